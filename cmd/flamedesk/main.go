@@ -1,0 +1,73 @@
+// Command flamedesk is a native flame-chart viewer for Chrome performance traces, .cpuprofile files
+// and JS Self-Profiling API profiles. With no subcommand it opens the window; the subcommands dump,
+// render, calltree and stats work without one.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit codes, shared by every subcommand.
+const (
+	exitOK    = 0
+	exitInput = 1 // the file could not be read or parsed
+	exitUsage = 2 // bad flags or arguments
+)
+
+const usageText = `flamedesk — a flame-chart viewer for Chrome traces, .cpuprofile and JS Self-Profiling files
+
+Usage:
+  flamedesk [--frame-stats] [FILE]         open FILE (or the bundled sample) in a window
+  flamedesk dump [--refine] FILE           print the per-thread tracks as JSON
+  flamedesk render FILE -o OUT.png [...]   draw the flame chart into a PNG
+  flamedesk calltree FILE [...]            print the call tree (text or JSON)
+  flamedesk stats FILE                     print load statistics and timings
+  flamedesk --help | --version
+
+Run "flamedesk SUBCOMMAND --help" for the flags of a subcommand.
+Exit status: 0 ok, 1 bad input, 2 usage.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "-help", "--help", "help":
+			fmt.Fprint(stdout, usageText)
+			return exitOK
+		case "-version", "--version", "version":
+			fmt.Fprintf(stdout, "flamedesk %s\n", version)
+			return exitOK
+		case "dump":
+			return runDump(args[1:], stdout, stderr)
+		case "render":
+			return runRender(args[1:], stdout, stderr)
+		case "calltree":
+			return runCalltree(args[1:], stdout, stderr)
+		case "stats":
+			return runStats(args[1:], stdout, stderr)
+		}
+	}
+	return runGUI(args, stderr)
+}
+
+// inputError prints the conventional "flamedesk: FILE: reason" line and returns exitInput.
+func inputError(stderr io.Writer, file string, err error) int {
+	fmt.Fprintf(stderr, "flamedesk: %s: %v\n", file, err)
+	return exitInput
+}
+
+// usageError prints a usage problem and returns exitUsage.
+func usageError(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "flamedesk: "+format+"\n", args...)
+	fmt.Fprint(stderr, "Run 'flamedesk --help' for usage.\n")
+	return exitUsage
+}

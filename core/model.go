@@ -1,0 +1,319 @@
+// Package core owns everything between the bytes of a profile file and the per-thread columns that
+// the timeline draws: the shared data model (this file), and in its sub-packages the format readers
+// and chunk assembly (core/load), the sample/trace integration that builds each thread's tree
+// (core/integrate), Lighthouse-style refinement (core/lighthouse) and the call tree with its
+// transforms (core/calltree).
+//
+// Everything here is stored column-wise with interned strings and int32 indexes instead of pointers,
+// so that a trace of millions of events costs the garbage collector almost nothing to scan.
+package core
+
+import (
+	"fmt"
+	"sort"
+	"sync/atomic"
+)
+
+// StrID names a string interned in Strings. StrID 0 is always the empty string.
+type StrID uint32
+
+// Strings interns every name, category, URL and id of a trace exactly once.
+type Strings struct {
+	list []string
+	ids  map[string]StrID
+}
+
+// NewStrings returns a table that already holds "" as StrID 0.
+func NewStrings() *Strings {
+	return &Strings{list: []string{""}, ids: map[string]StrID{"": 0}}
+}
+
+// InternBytes returns the id of b, adding it when new. Looking up an existing string does not allocate.
+func (s *Strings) InternBytes(b []byte) StrID {
+	if id, ok := s.ids[string(b)]; ok {
+		return id
+	}
+	return s.Intern(string(b))
+}
+
+// Intern returns the id of str, adding it when new.
+func (s *Strings) Intern(str string) StrID {
+	if id, ok := s.ids[str]; ok {
+		return id
+	}
+	id := StrID(len(s.list))
+	s.list = append(s.list, str)
+	s.ids[str] = id
+	return id
+}
+
+// Lookup returns the id of str without adding it.
+func (s *Strings) Lookup(str string) (StrID, bool) {
+	id, ok := s.ids[str]
+	return id, ok
+}
+
+// Get returns the string behind id ("" for an id out of range).
+func (s *Strings) Get(id StrID) string {
+	if int(id) < len(s.list) {
+		return s.list[id]
+	}
+	return ""
+}
+
+// Len is the number of interned strings, "" included.
+func (s *Strings) Len() int { return len(s.list) }
+
+// FrameID names an interned CallFrame in Trace.Frames. NoFrame marks an entry without one.
+type FrameID uint32
+
+// NoFrame is the FrameID of trace events, which have no call frame.
+const NoFrame FrameID = ^FrameID(0)
+
+// CallFrame is V8's description of a JS function, with DevTools' defaults already applied:
+// a missing url is "", a missing line or column is -1, and scriptId is kept in its string form.
+type CallFrame struct {
+	FunctionName StrID
+	URL          StrID
+	ScriptID     StrID
+	CodeType     StrID
+	Line         int32 // 0-based, -1 when unknown
+	Column       int32 // 0-based, -1 when unknown
+}
+
+// ThreadID indexes Trace.Threads.
+type ThreadID uint32
+
+// Thread is one (pid, tid) of the trace with the names its metadata events gave it.
+type Thread struct {
+	Pid, Tid         int64
+	Name             StrID // thread_name, "" when the trace has none
+	ProcessName      StrID // process_name, "" when the trace has none
+	SortIndex        int32 // thread_sort_index, 0 when absent
+	ProcessSortIndex int32 // process_sort_index, 0 when absent
+	HasSortIndex     bool
+}
+
+// Span addresses bytes in an arena such as Events.ArgsArena.
+type Span struct{ Off, Len uint32 }
+
+// Events holds the trace's events in file order, one column per field. Profile and ProfileChunk
+// events are not kept here: their data lives in Trace.Chunks.
+type Events struct {
+	Ph     []byte
+	Name   []StrID
+	Cat    []StrID
+	Ts     []float64 // µs, on the trace's own clock
+	Dur    []float64 // µs; for a B paired with its E, the pair's length; NaN when the event has none
+	Thread []ThreadID
+	// Args is the raw JSON of the event's args, kept only where something uses it (profile data,
+	// names, sampleTraceId, the data of FunctionCall, EvaluateScript and similar); Len 0 otherwise.
+	Args      []Span
+	ArgsArena []byte
+	// SampleTraceID is args.data.sampleTraceId, args.sampleTraceId or args.beginData.sampleTraceId;
+	// 0 when absent.
+	SampleTraceID []int64
+}
+
+// Len is the number of events.
+func (e *Events) Len() int { return len(e.Ts) }
+
+// ArgsJSON returns the kept raw args of event i, or nil.
+func (e *Events) ArgsJSON(i int) []byte {
+	s := e.Args[i]
+	if s.Len == 0 {
+		return nil
+	}
+	return e.ArgsArena[s.Off : s.Off+s.Len]
+}
+
+// ProfileModel is DevTools' CPU profile data model of one assembled profile: nodes in an indexed
+// tree, samples stable-sorted by time with one extrapolated end timestamp.
+type ProfileModel struct {
+	Pid, Tid  int64
+	Thread    ThreadID
+	ProfileID StrID // the Profile event's id, e.g. "0x1"
+
+	// Nodes, index 0 is the root. Parent is -1 for the root.
+	NodeID     []int64
+	NodeParent []int32
+	NodeDepth  []int32 // root -1, its children 0
+	NodeFrame  []FrameID
+
+	// Samples holds node indexes, -1 for a sample whose node id is unknown (a hole).
+	Samples []int32
+	// Timestamps are µs, len(Samples)+1: the last one is the extrapolated end.
+	Timestamps []float64
+	// SampleTraceIDs maps a trace id (from trace_ids) to a node index, where the profile has them.
+	TraceIDNode map[int64]int32
+
+	StartTime, EndTime float64 // µs
+	RootNode           int32
+	ProgramNode        int32 // -1 when absent
+	IdleNode           int32 // -1 when absent
+	GCNode             int32 // -1 when absent
+}
+
+// EntryKind tells a trace event from a ProfileCall in a Track.
+type EntryKind uint8
+
+const (
+	EntryEvent EntryKind = iota
+	EntryProfileCall
+)
+
+// Track is one thread's tree of trace events and ProfileCalls in pre-order (parent before children,
+// siblings by start), one column per field. Within one depth, entries are in increasing start order.
+type Track struct {
+	Thread ThreadID
+	Start  []float64 // µs
+	Dur    []float64 // µs
+	Self   []float64 // µs: Dur minus the children's Dur
+	Depth  []uint16  // 0 for roots
+	Kind   []EntryKind
+	Name   []StrID
+	Frame  []FrameID // NoFrame for events
+	Parent []int32   // index into this Track, -1 for roots
+	// Ref is the event index into Trace.Events for an event, and the sample index into the
+	// profile's Samples for a ProfileCall.
+	Ref []int32
+	// Node is the profile node index of a ProfileCall, -1 for events.
+	Node []int32
+	// Profile indexes Trace.Profiles for this thread's ProfileCalls, -1 when it has none.
+	Profile  int32
+	MaxDepth int
+	// NotInTree counts entries that started inside their parent but ended after it; DevTools leaves
+	// them out of the tree and so do we.
+	NotInTree int
+}
+
+// Len is the number of entries.
+func (t *Track) Len() int { return len(t.Start) }
+
+// InputKind is what kind of file a Trace came from.
+type InputKind uint8
+
+const (
+	InputTrace InputKind = iota
+	InputCPUProfile
+	InputSelfProfile
+)
+
+func (k InputKind) String() string {
+	switch k {
+	case InputCPUProfile:
+		return "cpuprofile"
+	case InputSelfProfile:
+		return "selfprofile"
+	}
+	return "trace"
+}
+
+// Trace is a loaded file: everything the layers above read.
+type Trace struct {
+	Kind    InputKind
+	Strings *Strings
+	Frames  []CallFrame
+	Threads []Thread
+	Events  Events
+	// Profiles holds one DevTools model per profiled thread (the chosen profile, RULES.md §1).
+	Profiles []ProfileModel
+	// Tracks holds one tree per thread that has entries, filled by core/integrate.
+	Tracks []Track
+	// Bounds of all events and samples, µs.
+	MinTs, MaxTs float64
+	Warnings     Warnings
+}
+
+// Warnings counts what was skipped or repaired while loading, so that nothing is dropped silently.
+// Each distinct message is counted, e.g. "events with a non-numeric ts skipped" ×37.
+type Warnings struct {
+	counts map[string]int
+	order  []string
+}
+
+// Add counts n occurrences of what.
+func (w *Warnings) Add(what string, n int) {
+	if n <= 0 {
+		return
+	}
+	if w.counts == nil {
+		w.counts = map[string]int{}
+	}
+	if _, ok := w.counts[what]; !ok {
+		w.order = append(w.order, what)
+	}
+	w.counts[what] += n
+}
+
+// Addf counts one occurrence of a formatted message.
+func (w *Warnings) Addf(format string, args ...any) { w.Add(fmt.Sprintf(format, args...), 1) }
+
+// Len is the number of distinct warnings.
+func (w *Warnings) Len() int { return len(w.order) }
+
+// Lines renders the warnings in the order they first occurred: "37 × events with a non-numeric ts
+// skipped", or the message alone when it happened once.
+func (w *Warnings) Lines() []string {
+	out := make([]string, 0, len(w.order))
+	for _, m := range w.order {
+		if n := w.counts[m]; n > 1 {
+			out = append(out, fmt.Sprintf("%d × %s", n, m))
+		} else {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Progress is shared between a loading goroutine and the UI: bytes done out of the total.
+type Progress struct {
+	Done  atomic.Int64
+	Total atomic.Int64
+	stage atomic.Value // string
+}
+
+// SetStage names what the loader is doing now, e.g. "reading" or "building tracks".
+func (p *Progress) SetStage(s string) {
+	if p != nil {
+		p.stage.Store(s)
+	}
+}
+
+// Stage returns what SetStage last said.
+func (p *Progress) Stage() string {
+	if p == nil {
+		return ""
+	}
+	s, _ := p.stage.Load().(string)
+	return s
+}
+
+// Fraction is Done/Total in [0, 1], 0 when the total is unknown.
+func (p *Progress) Fraction() float64 {
+	if p == nil {
+		return 0
+	}
+	t := p.Total.Load()
+	if t <= 0 {
+		return 0
+	}
+	f := float64(p.Done.Load()) / float64(t)
+	return min(max(f, 0), 1)
+}
+
+// ThreadLabel is a display name for thread t: its name, or "Thread TID".
+func (tr *Trace) ThreadLabel(t ThreadID) string {
+	th := tr.Threads[t]
+	if n := tr.Strings.Get(th.Name); n != "" {
+		return n
+	}
+	return fmt.Sprintf("Thread %d", th.Tid)
+}
+
+// SortedWarnings is used by tests and dumps that want a stable order independent of load order.
+func (w *Warnings) SortedWarnings() []string {
+	l := w.Lines()
+	sort.Strings(l)
+	return l
+}
