@@ -1,0 +1,56 @@
+# flamedesk — `make run` and `make test` set up a fresh Debian/Ubuntu machine by themselves.
+GO          ?= go
+BIN         := bin/flamedesk
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS     := -X main.version=$(VERSION)
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME    ?= 30s
+FILE        ?=
+BENCHTIME   ?= 3x
+
+.PHONY: all deps build run test fmt-check vet staticcheck unit window-test bench fuzz clean
+
+all: build
+
+deps:
+	@scripts/deps.sh all
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/flamedesk
+
+run: deps build
+	./$(BIN) $(FILE)
+
+test: deps fmt-check vet staticcheck unit window-test
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+unit:
+	$(GO) test -race ./...
+
+# The window tests start their own Xvfb and drive the real binary with xdotool.
+window-test: build
+	FLAMEDESK_BIN=$(CURDIR)/$(BIN) $(GO) test -tags windowtest -count=1 -timeout 15m ./app/wintest/
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+# Runs every fuzz target for FUZZTIME each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin dist
+	$(GO) clean -testcache
