@@ -1,0 +1,83 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"flamedesk/core"
+)
+
+// Source is what to open: a file on disk, or bytes already in memory (the bundled sample).
+type Source struct {
+	Path string // empty for in-memory data
+	Name string // what the title shows
+	Data []byte // used when Path is empty
+}
+
+// SourceFromPath names a file on disk.
+func SourceFromPath(path string) Source { return Source{Path: path, Name: filepath.Base(path)} }
+
+// LoadFunc turns a Source into a Trace with its Tracks built. It runs off the UI goroutine, must
+// return promptly with ctx.Err() once ctx is cancelled, and reports progress through p.
+type LoadFunc func(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error)
+
+// loadJob is one load in flight. The UI goroutine polls it once per frame; the worker only touches
+// progress (atomics) and, once, the result fields under mu.
+type loadJob struct {
+	src      Source
+	progress core.Progress
+	cancel   context.CancelFunc
+	started  time.Time
+
+	mu      sync.Mutex
+	done    bool
+	trace   *core.Trace
+	err     error
+	elapsed time.Duration
+}
+
+// errLoadCancelled is what a job reports after the user pressed Cancel.
+var errLoadCancelled = errors.New("loading cancelled")
+
+func startLoad(src Source, load LoadFunc, invalidate func()) *loadJob {
+	ctx, cancel := context.WithCancel(context.Background())
+	j := &loadJob{src: src, cancel: cancel, started: time.Now()}
+	go func() {
+		tr, err := load(ctx, src, &j.progress)
+		if ctx.Err() != nil {
+			tr, err = nil, errLoadCancelled
+		}
+		j.mu.Lock()
+		j.done, j.trace, j.err, j.elapsed = true, tr, err, time.Since(j.started)
+		j.mu.Unlock()
+		invalidate()
+	}()
+	// Progress has no completion signal of its own, so a ticker keeps the progress bar moving.
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for range t.C {
+			if j.finished() {
+				return
+			}
+			invalidate()
+		}
+	}()
+	return j
+}
+
+func (j *loadJob) finished() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.done
+}
+
+// result returns the outcome once the job is done.
+func (j *loadJob) result() (tr *core.Trace, err error, elapsed time.Duration, ok bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.trace, j.err, j.elapsed, j.done
+}
