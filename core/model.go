@@ -223,6 +223,10 @@ type Trace struct {
 	// Bounds of all events and samples, µs.
 	MinTs, MaxTs float64
 	Warnings     Warnings
+	// Chunks keeps the raw Profile/ProfileChunk/CpuProfile data in file order (see RawChunks).
+	Chunks RawChunks
+	// Stats is what the loader measured (sizes, counts, time per stage).
+	Stats LoadStats
 }
 
 // Warnings counts what was skipped or repaired while loading, so that nothing is dropped silently.
