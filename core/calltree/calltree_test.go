@@ -1,0 +1,455 @@
+package calltree
+
+import (
+	"testing"
+	"time"
+)
+
+// The three samples of the seed's worked example, 1 ms each.
+const seedSamples = `
+A  A  A
+B  B  B
+C  C  H
+D  F  F
+E  G
+`
+
+func TestSeedExample(t *testing.T) {
+	s := mustStack(t, profileFromText(t, seedSamples))
+	checkTree(t, s, View{}, `
+		A:3,0
+		  B:3,0
+		    C:2,0
+		      D:1,0
+		        E:1,1
+		      F:1,0
+		        G:1,1
+		    H:1,0
+		      F:1,1
+	`)
+	tree := s.Tree(View{})
+	if tree.Total() != 3*time.Millisecond || tree.Samples() != 3 {
+		t.Errorf("total %v over %d samples, want 3ms over 3", tree.Total(), tree.Samples())
+	}
+}
+
+func TestSeedExampleInverted(t *testing.T) {
+	s := mustStack(t, profileFromText(t, seedSamples))
+	// Roots are the functions on top of each stack, each with self time equal to its running
+	// time; below them, their callers.
+	checkTree(t, s, View{Inverted: true}, `
+		E:1,1
+		  D:1,0
+		    C:1,0
+		      B:1,0
+		        A:1,0
+		F:1,1
+		  H:1,0
+		    B:1,0
+		      A:1,0
+		G:1,1
+		  F:1,0
+		    C:1,0
+		      B:1,0
+		        A:1,0
+	`)
+}
+
+// Each transform against the seed's pictures of "Modifying the tree".
+func TestSeedTransforms(t *testing.T) {
+	cases := []struct {
+		spec, want string
+	}{
+		{"merge-call-node:A/B/C", `
+			A:3,0
+			  B:3,0
+			    D:1,0
+			      E:1,1
+			    F:1,0
+			      G:1,1
+			    H:1,0
+			      F:1,1
+		`},
+		{"merge-call-node:A/B/C/D/E", `
+			A:3,0
+			  B:3,0
+			    C:2,0
+			      D:1,1
+			      F:1,0
+			        G:1,1
+			    H:1,0
+			      F:1,1
+		`},
+		{"prune:A/B/C", `
+			A:3,0
+			  B:3,2
+			    H:1,0
+			      F:1,1
+		`},
+		{"drop-function:C", `
+			A:1,0
+			  B:1,0
+			    H:1,0
+			      F:1,1
+		`},
+		{"focus-subtree:A/B/C", `
+			C:2,0
+			  D:1,0
+			    E:1,1
+			  F:1,0
+			    G:1,1
+		`},
+		// Not pictured in the seed: every call of F becomes one root.
+		{"focus-function:F", `
+			F:2,1
+			  G:1,1
+		`},
+		// Merging a function everywhere: F's self time goes to H, G moves up to C.
+		{"merge-function:F", `
+			A:3,0
+			  B:3,0
+			    C:2,0
+			      D:1,0
+			        E:1,1
+			      G:1,1
+			    H:1,1
+		`},
+	}
+	for _, c := range cases {
+		t.Run(c.spec, func(t *testing.T) {
+			s := mustStack(t, profileFromText(t, seedSamples))
+			push(t, s, c.spec)
+			checkTree(t, s, View{}, c.want)
+		})
+	}
+}
+
+func TestUndoRestoresTheTree(t *testing.T) {
+	s := mustStack(t, profileFromText(t, seedSamples))
+	before := drawTree(s.Tree(View{}))
+	push(t, s, "merge-call-node:A/B/C")
+	push(t, s, "focus-subtree:A/B")
+	push(t, s, "drop-function:E")
+	if s.Len() != 3 {
+		t.Fatalf("stack has %d transforms, want 3", s.Len())
+	}
+	// After merging C, the paths refer to the merged tree: B's children are D, F and H.
+	checkTree(t, s, View{}, `
+		B:2,0
+		  F:1,0
+		    G:1,1
+		  H:1,0
+		    F:1,1
+	`)
+	s.Truncate(1)
+	checkTree(t, s, View{}, `
+		A:3,0
+		  B:3,0
+		    D:1,0
+		      E:1,1
+		    F:1,0
+		      G:1,1
+		    H:1,0
+		      F:1,1
+	`)
+	if !s.Pop() || s.Pop() {
+		t.Fatal("popping one transform, then none, failed")
+	}
+	if got := drawTree(s.Tree(View{})); got != before {
+		t.Errorf("after undoing everything:\n%swant:\n%s", got, before)
+	}
+}
+
+// Frames of one function merge: a JIT-compiled copy of a and b (a different frame and so a
+// different profile node) is the same call node as the interpreted one. The seed's JS example
+// after hiding the C++ frames.
+func TestFramesOfOneFunctionMerge(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		onLoad  onLoad  onLoad
+		a       a#jit   a#jit
+		b       b#jit   b#jit
+	`))
+	checkTree(t, s, View{}, `
+		onLoad:3,0
+		  a:3,0
+		    b:3,3
+	`)
+}
+
+// The seed's mixed C++/JS example: merging the C++ function IonCannon gives the tree one would
+// expect.
+func TestMergeFunctionJoinsSplitCallers(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		RunScript  RunScript  RunScript
+		onLoad     onLoad     onLoad
+		a          IonCannon  IonCannon
+		b          a#jit      a#jit
+		           b#jit      b#jit
+	`))
+	checkTree(t, s, View{}, `
+		RunScript:3,0
+		  onLoad:3,0
+		    IonCannon:2,0
+		      a:2,0
+		        b:2,2
+		    a:1,0
+		      b:1,1
+	`)
+	push(t, s, "merge-function:IonCannon")
+	push(t, s, "merge-function:RunScript")
+	checkTree(t, s, View{}, `
+		onLoad:3,0
+		  a:3,0
+		    b:3,3
+	`)
+}
+
+func TestCollapseRecursion(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		A  A  A  A  A
+		F  F  F  F  G
+		F  B  B  C  F
+		C  F  C     F
+		   D        E
+	`))
+	// Calls of F inside F, direct or through B, join the outermost F; B keeps only what it
+	// does itself. G's F is outermost on its own stack, so only the F below it folds.
+	push(t, s, "collapse-recursion:F")
+	checkTree(t, s, View{}, `
+		A:5,0
+		  F:4,0
+		    C:2,2
+		    B:1,0
+		      C:1,1
+		    D:1,1
+		  G:1,0
+		    F:1,0
+		      E:1,1
+	`)
+}
+
+func TestCollapseResource(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		main@app.js  main@app.js     main@app.js  main@app.js
+		run@lib.js   run@lib.js      run@lib.js   draw@app.js
+		loop@lib.js  loop@lib.js     cb@app.js
+		             step@lib.js     run@lib.js
+		                             loop@lib.js
+	`))
+	// Consecutive functions of lib.js become one node; a run of lib.js called back from app.js
+	// is a separate node.
+	push(t, s, "collapse-resource:lib.js")
+	checkTree(t, s, View{}, `
+		main:4,0
+		  lib.js:3,2
+		    cb:1,0
+		      lib.js:1,1
+		  draw:1,1
+	`)
+}
+
+// Focusing a node of the bottom-up tree keeps the samples whose stacks end with its path and cuts
+// them there, so the focused function becomes the single root of the bottom-up tree.
+func TestFocusInvertedSubtree(t *testing.T) {
+	s := mustStack(t, profileFromText(t, seedSamples))
+	inv := s.Tree(View{Inverted: true})
+	f := s.Functions()
+	fn := func(name string) FuncID {
+		for i := range f.Len() {
+			if f.Name(FuncID(i)) == name {
+				return FuncID(i)
+			}
+		}
+		t.Fatalf("no function %s", name)
+		return NoFunc
+	}
+	n := inv.Find(Path{fn("G"), fn("F")})
+	if n == NoNode {
+		t.Fatal("bottom-up path G/F not found")
+	}
+	if err := s.Push(Transform{Kind: FocusSubtree, Path: inv.Path(n), Inverted: true}); err != nil {
+		t.Fatal(err)
+	}
+	checkTree(t, s, View{Inverted: true}, `
+		F:1,1
+		  C:1,0
+		    B:1,0
+		      A:1,0
+	`)
+	checkTree(t, s, View{}, `
+		A:1,0
+		  B:1,0
+		    C:1,0
+		      F:1,1
+	`)
+}
+
+func TestMergeRootDropsItsSelfTime(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		A  A  B
+		   C
+	`))
+	push(t, s, "merge-call-node:A")
+	// A had 1 ms of its own and no caller to charge it to.
+	checkTree(t, s, View{}, `
+		B:1,1
+		C:1,1
+	`)
+}
+
+func TestPruneRootDropsTheSubtree(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		A  A  B
+		   C
+	`))
+	push(t, s, "prune:A")
+	checkTree(t, s, View{}, `
+		B:1,1
+	`)
+}
+
+func TestOrders(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		R  R  R  R  R  R
+		a  a  b  b  b  c
+		x  x  x
+	`))
+	checkTree(t, s, View{Order: BySelf}, `
+		R:6,0
+		  b:3,2
+		    x:1,1
+		  c:1,1
+		  a:2,0
+		    x:2,2
+	`)
+	checkTree(t, s, View{Order: ByName}, `
+		R:6,0
+		  a:2,0
+		    x:2,2
+		  b:3,2
+		    x:1,1
+		  c:1,1
+	`)
+}
+
+func TestPathsAndLookups(t *testing.T) {
+	s := mustStack(t, profileFromText(t, seedSamples))
+	tree := s.Tree(View{})
+	ts, err := ParseSpec("focus-subtree:A/B/H/F", tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ts[0].Path
+	n := tree.Find(p)
+	if n == NoNode || tree.Self(n) != time.Millisecond || !tree.Path(n).Equal(p) {
+		t.Fatalf("Find(A/B/H/F) = %d with self %v", n, tree.Self(n))
+	}
+	if got := s.Functions().PathString(tree.Path(tree.Parent(n))); got != "A/B/H" {
+		t.Errorf("parent path %q, want A/B/H", got)
+	}
+	if tree.HasChildren(n) || !tree.HasChildren(tree.Parent(n)) {
+		t.Error("HasChildren is wrong")
+	}
+	// The path of E survives the merge of C as A/B/D/E (the seed's "How call tree
+	// modifications affect function paths").
+	e, _ := ParseSpec("focus-subtree:A/B/C/D/E", tree)
+	push(t, s, "merge-call-node:A/B/C")
+	moved := s.MapPath(e[0].Path)
+	if got := s.Functions().PathString(moved); got != "A/B/D/E" {
+		t.Errorf("E's path after merging C is %q, want A/B/D/E", got)
+	}
+	if s.Tree(View{}).Find(moved) == NoNode {
+		t.Error("the mapped path names no node")
+	}
+}
+
+func TestParseSpecErrors(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		A@x.js  A@y.js  B
+	`))
+	tree := s.Tree(View{})
+	for _, spec := range []string{
+		"merge-call-node",           // no argument
+		"explode:A",                 // unknown kind
+		"merge-call-node:A/Z",       // no such child
+		"focus-function:A",          // ambiguous
+		"drop-function:Q",           // no such function
+		"collapse-resource:nope.js", // no such script
+	} {
+		if _, err := ParseSpec(spec, tree); err == nil {
+			t.Errorf("ParseSpec(%q) succeeded", spec)
+		}
+	}
+	ts, err := ParseSpec("focus-function:A@y.js", tree)
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("a qualified name should pick one function: %v %v", ts, err)
+	}
+	ts, err = ParseSpec("drop-function:A", tree)
+	if err != nil || len(ts) != 2 {
+		t.Fatalf("drop-function of an ambiguous name should drop each match: %v %v", ts, err)
+	}
+	// Push validates what it is given directly.
+	if err := s.Push(Transform{Kind: MergeCallNode}); err == nil {
+		t.Error("a merge without a path was accepted")
+	}
+	if err := s.Push(Transform{Kind: DropFunction, Func: 999}); err == nil {
+		t.Error("a function out of range was accepted")
+	}
+}
+
+// A range keeps the samples taken inside it, each with its full weight.
+func TestRange(t *testing.T) {
+	tr := profileFromText(t, seedSamples)
+	src, err := NewSource(tr, &tr.Profiles[0], Range{Start: 1000, End: 3000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStack(src)
+	checkTree(t, s, View{}, `
+		A:2,0
+		  B:2,0
+		    C:1,0
+		      F:1,0
+		        G:1,1
+		    H:1,0
+		      F:1,1
+	`)
+	// The transforms of a stack carry over to another range.
+	push(t, s, "drop-function:H")
+	wider, err := src.WithRange(AllTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := s.WithSource(wider)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s2.Tree(View{}).Total(); got != 2*time.Millisecond {
+		t.Errorf("whole range without H: %v, want 2ms", got)
+	}
+}
+
+// A sample whose node is unknown is left out of the tree and counted.
+func TestHoles(t *testing.T) {
+	tr := profileFromStacks(t, [][]string{{"A"}, nil, {"A", "B"}}, []float64{1000, 500, 250})
+	s := mustStack(t, tr)
+	n, d := s.Source().Holes()
+	if n != 1 || d != 500*time.Microsecond {
+		t.Errorf("holes: %d, %v; want 1, 500µs", n, d)
+	}
+	if got := s.Tree(View{}).Total(); got != 1250*time.Microsecond {
+		t.Errorf("total %v, want 1.25ms", got)
+	}
+}
+
+func TestSampleNode(t *testing.T) {
+	s := mustStack(t, profileFromText(t, seedSamples))
+	push(t, s, "merge-call-node:A/B/C")
+	tree := s.Tree(View{})
+	for i, want := range []string{"A/B/D/E", "A/B/F/G", "A/B/H/F"} {
+		n := s.SampleNode(tree, i)
+		if got := s.Functions().PathString(tree.Path(n)); got != want {
+			t.Errorf("sample %d is at %q, want %q", i, got, want)
+		}
+	}
+}
