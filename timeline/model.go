@@ -1,0 +1,503 @@
+package timeline
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"flamedesk/core"
+)
+
+// Model is the display model of one trace: processes (groups) in display order, each with its
+// thread tracks in display order, every track's tree split into levels by depth, which tracks and
+// groups are collapsed or hidden, and the resulting vertical layout.
+//
+// Model is not safe for concurrent use; the window owns it on its UI goroutine. Build it once per
+// loaded trace with New; changing collapse or hide state re-lays it out in O(tracks).
+type Model struct {
+	Trace *core.Trace
+	// Groups are processes in display order.
+	Groups []Group
+	// Tracks are all thread tracks in display order: the tracks of Groups[0] first, and so on.
+	// TrackID values index this slice.
+	Tracks []Track
+	// Style is the vertical layout in pixels; call Relayout after changing it.
+	Style LayoutStyle
+
+	minTs, maxTs  float64
+	contentHeight float64
+	// shown lists the tracks with a visible header, in display (and so vertical) order.
+	shown []TrackID
+}
+
+// TrackID indexes Model.Tracks.
+type TrackID int32
+
+// EntryRef names one entry of one track: Entry indexes the columns of the track's core.Track.
+type EntryRef struct {
+	Track TrackID
+	Entry int32
+}
+
+// NoEntry is the EntryRef of nothing, e.g. no selection.
+var NoEntry = EntryRef{Track: -1, Entry: -1}
+
+// Valid reports whether r names an entry.
+func (r EntryRef) Valid() bool { return r.Track >= 0 && r.Entry >= 0 }
+
+// LayoutStyle sizes the rows of the chart, in pixels.
+type LayoutStyle struct {
+	GroupHeaderHeight float64 // the process header row
+	TrackHeaderHeight float64 // the thread header row above a track's levels
+	RowHeight         float64 // one level (depth) of a track
+	TrackPadding      float64 // empty space below the last level of an expanded track
+}
+
+// DefaultLayoutStyle is the layout of the window and of `flamedesk render` at scale 1: the row
+// height is DevTools' 17 px.
+func DefaultLayoutStyle() LayoutStyle {
+	return LayoutStyle{GroupHeaderHeight: 22, TrackHeaderHeight: 18, RowHeight: 17, TrackPadding: 6}
+}
+
+// Group is one process.
+type Group struct {
+	Pid         int64
+	ProcessName string // process_name, "" when the trace has none
+	// MainFrameURL is the URL of the outermost main frame this renderer showed, when the trace
+	// says so; renderers with a main frame come first.
+	MainFrameURL string
+	MainFrame    bool
+	// Tracks of this process in display order.
+	Tracks    []TrackID
+	Collapsed bool // only the header row is shown
+	Hidden    bool // nothing is shown
+
+	// Y is the top of the group's header and Height everything it shows, in content pixels (0 is
+	// the top of the first shown row). Both are 0 for a hidden group. Set by Relayout.
+	Y, Height float64
+}
+
+// Title is the text of the group's header row, e.g. "Renderer (pid 28704) — https://example.com/".
+func (g *Group) Title() string {
+	name := g.ProcessName
+	if name == "" {
+		name = "Process"
+	}
+	t := fmt.Sprintf("%s (pid %d)", name, g.Pid)
+	if g.MainFrameURL != "" {
+		t += " — " + g.MainFrameURL
+	}
+	return t
+}
+
+// Track is one thread's tree, split into levels by depth.
+type Track struct {
+	Core   *core.Track // the columns; entry indexes refer to them
+	Thread core.ThreadID
+	Group  int // index into Model.Groups
+	Title  string
+	// IsMain marks the thread its process runs its main loop on (CrRendererMain, CrBrowserMain,
+	// tid == pid, ...).
+	IsMain bool
+	// Levels[d] holds the entries at depth d.
+	Levels    []Level
+	Collapsed bool // only the header row is shown
+	Hidden    bool // nothing is shown
+
+	// Layout in content pixels, set by Relayout: Y is the top of the header row, RowsY the top of
+	// level 0, Height the header plus the levels plus padding. Shown is false when the track or
+	// its group is hidden or its group is collapsed; its Y, RowsY and Height are then 0.
+	Y, RowsY, Height float64
+	Shown            bool
+}
+
+// Level is the entries of one depth of a track in start order. Entries at one depth never
+// overlap in a well-formed tree; MaxEnd holds the running maximum of their ends anyway, so that
+// every search over it is correct even when a producer wrote overlapping siblings.
+type Level struct {
+	Entries []int32   // indexes into the track's core.Track
+	MaxEnd  []float64 // MaxEnd[i] = max over Entries[:i+1] of Start+Dur, µs
+}
+
+// Len is the number of entries in the level.
+func (l *Level) Len() int { return len(l.Entries) }
+
+// New builds the display model of tr. tr.Tracks must be filled (core/integrate does that); a
+// trace without tracks gives an empty model.
+func New(tr *core.Trace) *Model {
+	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
+	m.buildGroups()
+	m.computeBounds()
+	m.Relayout()
+	return m
+}
+
+func (m *Model) buildGroups() {
+	tr := m.Trace
+	mainFrames := mainFrameURLs(tr)
+	byPid := map[int64]int{}
+	for ti := range tr.Tracks {
+		ct := &tr.Tracks[ti]
+		if ct.Len() == 0 || int(ct.Thread) >= len(tr.Threads) {
+			continue
+		}
+		th := &tr.Threads[ct.Thread]
+		gi, ok := byPid[th.Pid]
+		if !ok {
+			gi = len(m.Groups)
+			byPid[th.Pid] = gi
+			g := Group{Pid: th.Pid, ProcessName: tr.Strings.Get(th.ProcessName)}
+			if url, ok := mainFrames[th.Pid]; ok {
+				g.MainFrame, g.MainFrameURL = true, url
+			}
+			m.Groups = append(m.Groups, g)
+		}
+		m.Tracks = append(m.Tracks, Track{
+			Core:   ct,
+			Thread: ct.Thread,
+			Group:  gi,
+			Title:  threadTitle(tr, ct.Thread),
+			IsMain: isMainThread(tr, th),
+			Levels: buildLevels(ct),
+		})
+	}
+	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
+	// evidence of one.
+	if len(mainFrames) == 0 {
+		for i := range m.Tracks {
+			t := &m.Tracks[i]
+			g := &m.Groups[t.Group]
+			if tr.Strings.Get(tr.Threads[t.Thread].Name) == "CrRendererMain" {
+				g.MainFrame = true
+			}
+		}
+	}
+
+	groupOrder := make([]int, len(m.Groups))
+	for i := range groupOrder {
+		groupOrder[i] = i
+	}
+	slices.SortStableFunc(groupOrder, func(a, b int) int {
+		return compareGroups(tr, &m.Groups[a], &m.Groups[b])
+	})
+	trackOrder := make([]int, len(m.Tracks))
+	for i := range trackOrder {
+		trackOrder[i] = i
+	}
+	slices.SortStableFunc(trackOrder, func(a, b int) int {
+		return compareThreads(tr, &m.Tracks[a], &m.Tracks[b])
+	})
+
+	groups := make([]Group, 0, len(m.Groups))
+	newGroup := make([]int, len(m.Groups))
+	for ni, oi := range groupOrder {
+		newGroup[oi] = ni
+		groups = append(groups, m.Groups[oi])
+	}
+	tracks := make([]Track, 0, len(m.Tracks))
+	for _, g := range groupOrder {
+		for _, ti := range trackOrder {
+			if m.Tracks[ti].Group != g {
+				continue
+			}
+			t := m.Tracks[ti]
+			t.Group = newGroup[g]
+			groups[t.Group].Tracks = append(groups[t.Group].Tracks, TrackID(len(tracks)))
+			tracks = append(tracks, t)
+		}
+	}
+	m.Groups, m.Tracks = groups, tracks
+}
+
+// compareGroups orders processes: renderers showing a main frame first (in pid order), then the
+// rest by process_sort_index, name and pid.
+func compareGroups(tr *core.Trace, a, b *Group) int {
+	if a.MainFrame != b.MainFrame {
+		if a.MainFrame {
+			return -1
+		}
+		return 1
+	}
+	if !a.MainFrame {
+		if c := cmp.Compare(processSortIndex(tr, a.Pid), processSortIndex(tr, b.Pid)); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.ProcessName, b.ProcessName); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(a.Pid, b.Pid)
+}
+
+func processSortIndex(tr *core.Trace, pid int64) int32 {
+	for i := range tr.Threads {
+		if tr.Threads[i].Pid == pid {
+			return tr.Threads[i].ProcessSortIndex
+		}
+	}
+	return 0
+}
+
+// compareThreads orders the threads of one process: the main thread first, then by
+// thread_sort_index (0 when absent), then by name and tid.
+func compareThreads(tr *core.Trace, a, b *Track) int {
+	if a.IsMain != b.IsMain {
+		if a.IsMain {
+			return -1
+		}
+		return 1
+	}
+	ta, tb := &tr.Threads[a.Thread], &tr.Threads[b.Thread]
+	if c := cmp.Compare(ta.SortIndex, tb.SortIndex); c != 0 {
+		return c
+	}
+	if c := strings.Compare(tr.Strings.Get(ta.Name), tr.Strings.Get(tb.Name)); c != 0 {
+		return c
+	}
+	return cmp.Compare(ta.Tid, tb.Tid)
+}
+
+func isMainThread(tr *core.Trace, th *core.Thread) bool {
+	switch tr.Strings.Get(th.Name) {
+	case "CrRendererMain", "CrBrowserMain", "CrGpuMain", "CrUtilityMain", "main", "Main":
+		return true
+	}
+	return th.Tid == th.Pid
+}
+
+func threadTitle(tr *core.Trace, t core.ThreadID) string {
+	th := &tr.Threads[t]
+	name := tr.Strings.Get(th.Name)
+	switch {
+	case tr.Kind == core.InputCPUProfile || tr.Kind == core.InputSelfProfile:
+		if name == "" {
+			return "Main"
+		}
+		return name
+	case name == "":
+		return fmt.Sprintf("Thread %d", th.Tid)
+	}
+	return fmt.Sprintf("%s (tid %d)", name, th.Tid)
+}
+
+// buildLevels splits a track's pre-order columns into levels. Pre-order visits each depth in start
+// order already; a level that is not (a producer bug) is sorted, so searches stay correct.
+func buildLevels(ct *core.Track) []Level {
+	n := ct.Len()
+	maxDepth := -1
+	for _, d := range ct.Depth {
+		maxDepth = max(maxDepth, int(d))
+	}
+	if maxDepth < 0 {
+		return nil
+	}
+	counts := make([]int, maxDepth+1)
+	for _, d := range ct.Depth {
+		counts[d]++
+	}
+	entries := make([]int32, n)
+	maxEnds := make([]float64, n)
+	levels := make([]Level, maxDepth+1)
+	off := 0
+	for d, c := range counts {
+		levels[d] = Level{Entries: entries[off : off : off+c], MaxEnd: maxEnds[off : off+c]}
+		off += c
+	}
+	for i, d := range ct.Depth {
+		levels[d].Entries = append(levels[d].Entries, int32(i))
+	}
+	for d := range levels {
+		lv := &levels[d]
+		sorted := slices.IsSortedFunc(lv.Entries, func(a, b int32) int { return cmp.Compare(ct.Start[a], ct.Start[b]) })
+		if !sorted {
+			slices.SortStableFunc(lv.Entries, func(a, b int32) int { return cmp.Compare(ct.Start[a], ct.Start[b]) })
+		}
+		runMax := math.Inf(-1)
+		for i, e := range lv.Entries {
+			if end := entryEnd(ct, e); end > runMax { // a NaN start is skipped, not spread
+				runMax = end
+			}
+			lv.MaxEnd[i] = runMax
+		}
+	}
+	return levels
+}
+
+// entryEnd is Start+Dur with a missing or negative duration read as 0.
+func entryEnd(ct *core.Track, e int32) float64 {
+	s, d := ct.Start[e], ct.Dur[e]
+	if !(d > 0) {
+		return s
+	}
+	return s + d
+}
+
+func (m *Model) computeBounds() {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range m.Tracks {
+		t := &m.Tracks[i]
+		for _, lv := range t.Levels {
+			if lv.Len() == 0 {
+				continue
+			}
+			lo = min(lo, t.Core.Start[lv.Entries[0]])
+			hi = max(hi, lv.MaxEnd[lv.Len()-1])
+		}
+	}
+	if lo > hi {
+		// No entries: fall back to the loader's bounds, then to an empty window at 0.
+		lo, hi = m.Trace.MinTs, m.Trace.MaxTs
+		if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			lo, hi = 0, 0
+		}
+	}
+	m.minTs, m.maxTs = lo, hi
+}
+
+// Bounds is the time range the tracks cover, µs: the earliest start and the latest end of any
+// entry. Metadata events (often at ts 0) do not stretch it.
+func (m *Model) Bounds() (minTs, maxTs float64) { return m.minTs, m.maxTs }
+
+// Relayout recomputes every group's and track's vertical position after a change of collapse or
+// hide state or of Style. The setters below call it.
+func (m *Model) Relayout() {
+	st := m.Style
+	y := 0.0
+	m.shown = m.shown[:0]
+	for gi := range m.Groups {
+		g := &m.Groups[gi]
+		for _, ti := range g.Tracks {
+			t := &m.Tracks[ti]
+			t.Y, t.RowsY, t.Height, t.Shown = 0, 0, 0, false
+		}
+		if g.Hidden {
+			g.Y, g.Height = 0, 0
+			continue
+		}
+		g.Y = y
+		y += st.GroupHeaderHeight
+		if !g.Collapsed {
+			for _, ti := range g.Tracks {
+				t := &m.Tracks[ti]
+				if t.Hidden {
+					continue
+				}
+				t.Shown = true
+				t.Y = y
+				y += st.TrackHeaderHeight
+				t.RowsY = y
+				if !t.Collapsed {
+					y += float64(len(t.Levels))*st.RowHeight + st.TrackPadding
+				}
+				t.Height = y - t.Y
+				m.shown = append(m.shown, ti)
+			}
+		}
+		g.Height = y - g.Y
+	}
+	m.contentHeight = y
+}
+
+// ContentHeight is the height of everything shown, in pixels; the ruler is not part of it.
+func (m *Model) ContentHeight() float64 { return m.contentHeight }
+
+// ShownTracks lists the tracks whose header is shown, top to bottom. The slice is owned by the
+// model and valid until the next Relayout.
+func (m *Model) ShownTracks() []TrackID { return m.shown }
+
+// SetTrackCollapsed collapses a track to its header row, or expands it.
+func (m *Model) SetTrackCollapsed(t TrackID, collapsed bool) {
+	m.Tracks[t].Collapsed = collapsed
+	m.Relayout()
+}
+
+// SetTrackHidden hides a track entirely, or shows it again.
+func (m *Model) SetTrackHidden(t TrackID, hidden bool) {
+	m.Tracks[t].Hidden = hidden
+	m.Relayout()
+}
+
+// SetGroupCollapsed collapses a process to its header row, or expands it.
+func (m *Model) SetGroupCollapsed(g int, collapsed bool) {
+	m.Groups[g].Collapsed = collapsed
+	m.Relayout()
+}
+
+// SetGroupHidden hides a process with all its tracks, or shows it again.
+func (m *Model) SetGroupHidden(g int, hidden bool) {
+	m.Groups[g].Hidden = hidden
+	m.Relayout()
+}
+
+// RowTop is the top of a level's row in content pixels.
+func (m *Model) RowTop(t TrackID, level int) float64 {
+	return m.Tracks[t].RowsY + float64(level)*m.Style.RowHeight
+}
+
+// EntryStart and EntryEnd are an entry's bounds in µs (a missing duration reads as 0).
+func (m *Model) EntryStart(r EntryRef) float64 { return m.Tracks[r.Track].Core.Start[r.Entry] }
+
+// EntryEnd is the end of an entry in µs.
+func (m *Model) EntryEnd(r EntryRef) float64 { return entryEnd(m.Tracks[r.Track].Core, r.Entry) }
+
+// EntryName is the label of an entry: a ProfileCall's function name ("(anonymous)" when it has
+// none), or a trace event's name.
+func (m *Model) EntryName(r EntryRef) string { return m.NameString(m.EntryNameID(r)) }
+
+// AnonymousName is the name id EntryNameID gives a function without a name; NameString shows it as
+// "(anonymous)". It is not interned, so that the model never writes to the trace's string table.
+const AnonymousName = ^core.StrID(0)
+
+// EntryNameID is EntryName as an interned id (or AnonymousName), a cheap key for caches.
+func (m *Model) EntryNameID(r EntryRef) core.StrID {
+	ct := m.Tracks[r.Track].Core
+	if ct.Kind[r.Entry] == core.EntryProfileCall {
+		if f := ct.Frame[r.Entry]; int(f) < len(m.Trace.Frames) {
+			if id := m.Trace.Frames[f].FunctionName; id != 0 {
+				return id
+			}
+			return AnonymousName
+		}
+	}
+	return ct.Name[r.Entry]
+}
+
+// NameString is the text of a name id from EntryNameID.
+func (m *Model) NameString(id core.StrID) string {
+	if id == AnonymousName {
+		return anonymous
+	}
+	return m.Trace.Strings.Get(id)
+}
+
+// EntryURL is the script URL of a ProfileCall's frame, "" for events and frames without one.
+func (m *Model) EntryURL(r EntryRef) string {
+	ct := m.Tracks[r.Track].Core
+	if ct.Kind[r.Entry] != core.EntryProfileCall {
+		return ""
+	}
+	if f := ct.Frame[r.Entry]; int(f) < len(m.Trace.Frames) {
+		return m.Trace.Strings.Get(m.Trace.Frames[f].URL)
+	}
+	return ""
+}
+
+// EntryCategory is a trace event's category ("" for ProfileCalls).
+func (m *Model) EntryCategory(r EntryRef) string {
+	ct := m.Tracks[r.Track].Core
+	if ct.Kind[r.Entry] != core.EntryEvent {
+		return ""
+	}
+	ref := ct.Ref[r.Entry]
+	if ref < 0 || int(ref) >= len(m.Trace.Events.Cat) {
+		return ""
+	}
+	return m.Trace.Strings.Get(m.Trace.Events.Cat[ref])
+}
+
+// EntryDepth is the level an entry sits on.
+func (m *Model) EntryDepth(r EntryRef) int { return int(m.Tracks[r.Track].Core.Depth[r.Entry]) }
+
+const anonymous = "(anonymous)"

@@ -1,0 +1,224 @@
+package timeline
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"flamedesk/core"
+)
+
+// SearchResult is the entries whose function name, event name or script URL contains a query,
+// case-insensitively. Matches lists them in time order for next/previous; Contains and AnyIn answer
+// "is this highlighted" in O(1) and O(log n) while drawing.
+//
+// A result is immutable, so the window can compute it on another goroutine while it keeps drawing
+// the previous one.
+type SearchResult struct {
+	Query string
+	// Matches in order of start time (ties in track order, then parent before child).
+	Matches []EntryRef
+	tracks  []trackMatches
+}
+
+type trackMatches struct {
+	bits []uint64  // bit e set when entry e matches
+	pos  [][]int32 // per level, the positions of the matching entries in increasing order
+}
+
+// Search finds the entries matching query. An empty query matches nothing. O(strings + entries).
+func (m *Model) Search(query string) *SearchResult {
+	r := &SearchResult{Query: query, tracks: make([]trackMatches, len(m.Tracks))}
+	if query == "" {
+		return r
+	}
+	tr := m.Trace
+	match := newFolder(query)
+
+	strHit := make([]bool, tr.Strings.Len())
+	for id := range strHit {
+		strHit[id] = id != 0 && match.in(tr.Strings.Get(core.StrID(id)))
+	}
+	anonHit := match.in(anonymous)
+	frameHit := make([]bool, len(tr.Frames))
+	for i, f := range tr.Frames {
+		name := strHit[f.FunctionName] || (f.FunctionName == 0 && anonHit)
+		frameHit[i] = name || strHit[f.URL]
+	}
+
+	for ti := range m.Tracks {
+		t := &m.Tracks[ti]
+		ct := t.Core
+		tm := &r.tracks[ti]
+		tm.bits = make([]uint64, (ct.Len()+63)/64)
+		any := false
+		for e := 0; e < ct.Len(); e++ {
+			var hit bool
+			if ct.Kind[e] == core.EntryProfileCall && int(ct.Frame[e]) < len(frameHit) {
+				hit = frameHit[ct.Frame[e]]
+			} else if int(ct.Name[e]) < len(strHit) {
+				hit = strHit[ct.Name[e]]
+			}
+			if hit {
+				tm.bits[e>>6] |= 1 << (e & 63)
+				r.Matches = append(r.Matches, EntryRef{Track: TrackID(ti), Entry: int32(e)})
+				any = true
+			}
+		}
+		if !any {
+			tm.bits = nil
+			continue
+		}
+		tm.pos = make([][]int32, len(t.Levels))
+		for li := range t.Levels {
+			for p, e := range t.Levels[li].Entries {
+				if tm.bits[e>>6]&(1<<(e&63)) != 0 {
+					tm.pos[li] = append(tm.pos[li], int32(p))
+				}
+			}
+		}
+	}
+	// Each track's matches are in pre-order, which is start order; merge the tracks by start.
+	slices.SortStableFunc(r.Matches, func(a, b EntryRef) int {
+		return cmp.Compare(m.EntryStart(a), m.EntryStart(b))
+	})
+	return r
+}
+
+// Len is the number of matches.
+func (r *SearchResult) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.Matches)
+}
+
+// Contains reports whether an entry matches. O(1); false on a nil result.
+func (r *SearchResult) Contains(ref EntryRef) bool {
+	if r == nil || ref.Track < 0 || int(ref.Track) >= len(r.tracks) {
+		return false
+	}
+	bits := r.tracks[ref.Track].bits
+	w := int(ref.Entry >> 6)
+	return ref.Entry >= 0 && w < len(bits) && bits[w]&(1<<(ref.Entry&63)) != 0
+}
+
+// AnyIn reports whether any entry a span covers matches: how a merged span knows to show a
+// highlight. O(log matches on the level).
+func (r *SearchResult) AnyIn(t TrackID, level int, s Span) bool {
+	if r == nil || t < 0 || int(t) >= len(r.tracks) {
+		return false
+	}
+	pos := r.tracks[t].pos
+	if level < 0 || level >= len(pos) {
+		return false
+	}
+	p := pos[level]
+	i, _ := slices.BinarySearch(p, s.First)
+	return i < len(p) && p[i] <= s.Last
+}
+
+// FirstAfter is the index in Matches of the first match starting after t (absolute µs), wrapping
+// to 0 past the end; -1 when there are no matches. The window uses it to start next/previous from
+// what is on screen.
+func (r *SearchResult) FirstAfter(m *Model, t float64) int {
+	if r.Len() == 0 {
+		return -1
+	}
+	i, _ := slices.BinarySearchFunc(r.Matches, t, func(e EntryRef, t float64) int {
+		if m.EntryStart(e) <= t {
+			return -1
+		}
+		return 1
+	})
+	if i == len(r.Matches) {
+		return 0
+	}
+	return i
+}
+
+// Next is the match after index i, wrapping around; -1 when there are no matches.
+func (r *SearchResult) Next(i int) int {
+	n := r.Len()
+	if n == 0 {
+		return -1
+	}
+	if i < 0 {
+		return 0
+	}
+	return (i + 1) % n
+}
+
+// Prev is the match before index i, wrapping around; -1 when there are no matches.
+func (r *SearchResult) Prev(i int) int {
+	n := r.Len()
+	if n == 0 {
+		return -1
+	}
+	if i <= 0 || i > n {
+		return n - 1
+	}
+	return i - 1
+}
+
+// folder matches a query case-insensitively: byte-wise with ASCII folding when the query is ASCII
+// (no allocation per string), through Unicode lower-casing otherwise.
+type folder struct {
+	q     string
+	ascii bool
+}
+
+func newFolder(q string) folder {
+	ascii := true
+	for i := 0; i < len(q); i++ {
+		if q[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return folder{q: asciiLower(q), ascii: true}
+	}
+	return folder{q: strings.ToLower(q)}
+}
+
+func (f folder) in(s string) bool {
+	if !f.ascii {
+		return strings.Contains(strings.ToLower(s), f.q)
+	}
+	q := f.q
+	n := len(q)
+	if n > len(s) {
+		return false
+	}
+	first := q[0]
+	for i := 0; i+n <= len(s); i++ {
+		if lowerByte(s[i]) != first {
+			continue
+		}
+		j := 1
+		for j < n && lowerByte(s[i+j]) == q[j] {
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerByte(b byte) byte {
+	if b >= 'A' && b <= 'Z' {
+		return b + ('a' - 'A')
+	}
+	return b
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i := range b {
+		b[i] = lowerByte(b[i])
+	}
+	return string(b)
+}

@@ -1,0 +1,267 @@
+package timeline
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"flamedesk/core"
+)
+
+func randomModel(t testing.TB, seed uint64, origin float64, n int) *Model {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed*7+1))
+	budget := n
+	entries := randomTree(rng, origin, 10e6, 12, &budget)
+	tr := synthTrace([]synthThread{{pid: 1, tid: 1, name: "CrRendererMain", pname: "Renderer"}}, [][]synthEntry{entries})
+	return New(tr)
+}
+
+func TestLevelsSplitTheTreeByDepth(t *testing.T) {
+	m := randomModel(t, 1, 1e9, 20000)
+	tk := &m.Tracks[0]
+	seen := 0
+	for d, lv := range tk.Levels {
+		for i, e := range lv.Entries {
+			seen++
+			if int(tk.Core.Depth[e]) != d {
+				t.Fatalf("entry %d of depth %d on level %d", e, tk.Core.Depth[e], d)
+			}
+			if i > 0 {
+				prev := lv.Entries[i-1]
+				if tk.Core.Start[e] < tk.Core.Start[prev] {
+					t.Fatalf("level %d not in start order at %d", d, i)
+				}
+				if lv.MaxEnd[i] < lv.MaxEnd[i-1] {
+					t.Fatalf("MaxEnd decreases on level %d at %d", d, i)
+				}
+			}
+		}
+	}
+	if seen != tk.Core.Len() {
+		t.Fatalf("levels hold %d entries, track %d", seen, tk.Core.Len())
+	}
+}
+
+func TestVisibleRangeMatchesAScan(t *testing.T) {
+	m := randomModel(t, 2, 1e9, 20000)
+	tk := &m.Tracks[0]
+	rng := rand.New(rand.NewPCG(3, 4))
+	lo, hi := m.Bounds()
+	for q := 0; q < 300; q++ {
+		t0 := lo + (hi-lo)*rng.Float64()
+		t1 := t0 + (hi-lo)*math.Pow(10, -6*rng.Float64())
+		for d := range tk.Levels {
+			lv := &tk.Levels[d]
+			first, last := lv.VisibleRange(tk.Core, t0, t1)
+			for p, e := range lv.Entries {
+				in := entryEnd(tk.Core, e) >= t0 && tk.Core.Start[e] <= t1
+				if in != (p >= first && p < last) {
+					t.Fatalf("level %d window [%f, %f]: position %d visible=%v, range [%d, %d)", d, t0, t1, p, in, first, last)
+				}
+			}
+		}
+	}
+}
+
+// referenceSpans applies the merge rule one entry at a time, without any skipping: the
+// definition SpanIter must agree with.
+func referenceSpans(lv *Level, ct *core.Track, t0, t1, w float64) []Span {
+	it := SpanIter{lv: lv, ct: ct, t1: t1, minW: w}
+	var out []Span
+	n := lv.Len()
+	for k := lv.FirstEndingAfter(t0); k < n && ct.Start[lv.Entries[k]] <= t1; {
+		last := k
+		if it.narrow(k) {
+			for last+1 < n && it.joined(last+1) {
+				last++
+			}
+		}
+		out = append(out, Span{First: int32(k), Last: int32(last)})
+		k = last + 1
+	}
+	return out
+}
+
+func collect(it SpanIter) []Span {
+	var out []Span
+	for {
+		s, ok := it.Next()
+		if !ok {
+			return out
+		}
+		out = append(out, s)
+	}
+}
+
+func TestSpanIterMatchesTheMergeRule(t *testing.T) {
+	m := randomModel(t, 5, 86_400_000_000, 30000)
+	tk := &m.Tracks[0]
+	rng := rand.New(rand.NewPCG(6, 7))
+	lo, hi := m.Bounds()
+	merged := 0
+	for q := 0; q < 200; q++ {
+		span := (hi - lo) * math.Pow(10, -5*rng.Float64())
+		t0 := lo + (hi-lo-span)*rng.Float64()
+		t1 := t0 + span
+		w := 3 * span / 1600
+		for d := range tk.Levels {
+			lv := &tk.Levels[d]
+			got := collect(lv.Spans(tk.Core, t0, t1, w))
+			want := referenceSpans(lv, tk.Core, t0, t1, w)
+			if len(got) != len(want) {
+				t.Fatalf("q%d level %d: %d spans, reference %d", q, d, len(got), len(want))
+			}
+			for i := range got {
+				g, r := got[i], want[i]
+				// The iterator may stop a run that goes on past the window early, at an entry that
+				// already reaches past it.
+				cut := g.Last < r.Last && lv.MaxEnd[g.Last] >= t1
+				if g.First != r.First || (g.Last != r.Last && !cut) {
+					t.Fatalf("q%d level %d span %d: [%d, %d], reference [%d, %d]", q, d, i, g.First, g.Last, r.First, r.Last)
+				}
+				if g.Merged() {
+					merged++
+				}
+				if g.End != lv.MaxEnd[g.Last] {
+					t.Fatalf("span end %f, want MaxEnd %f", g.End, lv.MaxEnd[g.Last])
+				}
+			}
+		}
+	}
+	if merged == 0 {
+		t.Fatal("the random trees never merged: the test does not test merging")
+	}
+}
+
+func TestMergeIsStableWhilePanning(t *testing.T) {
+	m := randomModel(t, 8, 1e9, 30000)
+	tk := &m.Tracks[0]
+	lo, hi := m.Bounds()
+	span := (hi - lo) / 50
+	w := 4 * span / 1600
+	for d := range tk.Levels {
+		lv := &tk.Levels[d]
+		// Pan in steps of 37 px: every span that lies inside both windows, away from their
+		// edges, must be the same span.
+		var prev []Span
+		var prevT0 float64
+		for t0 := lo; t0+span <= hi; t0 += 37 * span / 1600 {
+			cur := collect(lv.Spans(tk.Core, t0, t0+span, w))
+			inner := func(s Span, a, b float64) bool { return s.Start > a+w && s.End < b-w }
+			old := map[int32]Span{}
+			for _, s := range prev {
+				if inner(s, t0, prevT0+span) {
+					old[s.First] = s
+				}
+			}
+			for _, s := range cur {
+				if !inner(s, t0, prevT0+span) {
+					continue
+				}
+				o, ok := old[s.First]
+				if !ok || o != s {
+					t.Fatalf("level %d: span %+v at t0=%f was %+v (found %v) one pan step before", d, s, t0, o, ok)
+				}
+			}
+			prev, prevT0 = cur, t0
+		}
+	}
+}
+
+func TestMergeOnlyGrowsWhenZoomingOut(t *testing.T) {
+	// Zooming out never splits a merge: every run at a width W1 lies inside one run at W2 > W1.
+	m := randomModel(t, 9, 1e9, 30000)
+	tk := &m.Tracks[0]
+	lo, hi := m.Bounds()
+	for d := range tk.Levels {
+		lv := &tk.Levels[d]
+		for w := (hi - lo) / 1e7; w < (hi-lo)/100; w *= 1.7 {
+			fine := collect(lv.Spans(tk.Core, lo, hi, w))
+			coarse := collect(lv.Spans(tk.Core, lo, hi, w*1.7))
+			j := 0
+			for _, s := range fine {
+				for j < len(coarse) && coarse[j].Last < s.First {
+					j++
+				}
+				if j == len(coarse) || coarse[j].First > s.First || coarse[j].Last < s.Last {
+					t.Fatalf("level %d: run [%d, %d] at width %g split at width %g", d, s.First, s.Last, w, w*1.7)
+				}
+			}
+		}
+	}
+}
+
+func TestSpansCoverEveryVisibleEntryOnce(t *testing.T) {
+	m := randomModel(t, 10, 1e9, 20000)
+	tk := &m.Tracks[0]
+	lo, hi := m.Bounds()
+	for d := range tk.Levels {
+		lv := &tk.Levels[d]
+		first, last := lv.VisibleRange(tk.Core, lo, hi)
+		next := int32(first)
+		for _, s := range collect(lv.Spans(tk.Core, lo, hi, (hi-lo)/500)) {
+			if s.First != next {
+				t.Fatalf("level %d: span starts at %d, want %d", d, s.First, next)
+			}
+			for p := s.First; p <= s.Last; p++ {
+				e := lv.Entries[p]
+				if tk.Core.Start[e] < s.Start || entryEnd(tk.Core, e) > s.End {
+					t.Fatalf("level %d: entry %d [%f, %f] outside its span [%f, %f]", d, p, tk.Core.Start[e], entryEnd(tk.Core, e), s.Start, s.End)
+				}
+			}
+			next = s.Last + 1
+		}
+		if int(next) != last {
+			t.Fatalf("level %d: spans end at %d, visible range at %d", d, next, last)
+		}
+	}
+}
+
+func TestSpanIterIsCheapOnDenseLevels(t *testing.T) {
+	// A million back-to-back 1 µs entries at full zoom-out are one merged span, found without
+	// allocating (BenchmarkSpanIterDenseLevel shows it also costs microseconds, not a walk).
+	const n = 1_000_000
+	ct := &core.Track{}
+	for i := 0; i < n; i++ {
+		ct.Start = append(ct.Start, 1e9+float64(i))
+		ct.Dur = append(ct.Dur, 1)
+		ct.Depth = append(ct.Depth, 0)
+	}
+	lv := buildLevels(ct)[0]
+	spans := collect(lv.Spans(ct, 1e9, 1e9+n, 3*float64(n)/1600))
+	if len(spans) != 1 || spans[0].Count() != n {
+		t.Fatalf("got %d spans (first %+v), want one merged span of %d", len(spans), spans[0], n)
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		it := lv.Spans(ct, 1e9, 1e9+n, 3*float64(n)/1600)
+		for {
+			if _, ok := it.Next(); !ok {
+				break
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("iterating allocates %v times", allocs)
+	}
+}
+
+func BenchmarkSpanIterDenseLevel(b *testing.B) {
+	const n = 1_000_000
+	ct := &core.Track{}
+	for i := 0; i < n; i++ {
+		ct.Start = append(ct.Start, 1e9+float64(i)*2)
+		ct.Dur = append(ct.Dur, 1)
+		ct.Depth = append(ct.Depth, 0)
+	}
+	lv := buildLevels(ct)[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		it := lv.Spans(ct, 1e9, 1e9+2*n, 3*2*float64(n)/1600)
+		for {
+			if _, ok := it.Next(); !ok {
+				break
+			}
+		}
+	}
+}
