@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"flamedesk/core"
 )
@@ -87,43 +88,50 @@ func synthTrace(threads []synthThread, entries [][]synthEntry) *core.Trace {
 
 // randomTree makes a well-formed pre-order tree in [start, start+length]: siblings in start
 // order without overlap, children inside their parents, with durations spread over many orders of
-// magnitude (so that every zoom has both wide entries and runs of sub-pixel ones).
+// magnitude (so that every zoom has both wide entries and runs of sub-pixel ones). About *budget
+// entries are made, spread over the whole range.
 func randomTree(rng *rand.Rand, start, length float64, maxDepth int, budget *int) []synthEntry {
 	var out []synthEntry
-	var rec func(t0, t1 float64, depth int)
 	names := []string{"RunTask", "FunctionCall", "Layout", "Paint", "foo", "barBaz", "(program)", "EvaluateScript"}
 	urls := []string{"", "https://example.com/app.js", "https://cdn.example.com/lib.js"}
-	rec = func(t0, t1 float64, depth int) {
-		if depth > maxDepth {
+	var rec func(t0, t1 float64, depth, n int)
+	rec = func(t0, t1 float64, depth, n int) {
+		if depth > maxDepth || n <= 0 || t1 <= t0 {
 			return
 		}
-		t := t0
-		for t < t1 && *budget > 0 {
-			gap := (t1 - t0) * rng.Float64() * rng.Float64() * rng.Float64() * 0.3
+		// Cut [t0, t1] into up to n siblings with random gaps; some are tiny, some are long and
+		// get most of the remaining budget for their children.
+		siblings := 1 + rng.IntN(max(1, min(n, 40)))
+		cuts := make([]float64, 2*siblings)
+		for i := range cuts {
+			cuts[i] = t0 + (t1-t0)*rng.Float64()
+		}
+		slices.Sort(cuts)
+		ends := make([]float64, siblings)
+		covered := 0.0
+		for i := range ends {
+			s, e := cuts[2*i], cuts[2*i+1]
 			if rng.IntN(3) == 0 {
-				gap = 0
+				e = s + (e-s)*1e-4*rng.Float64() // a sub-pixel one at most zooms
 			}
-			d := (t1 - t0) * rng.Float64() * rng.Float64() * rng.Float64() * rng.Float64()
-			if rng.IntN(4) == 0 {
-				d = (t1 - t0) * 1e-6 * rng.Float64()
-			}
-			s := t + gap
-			if s+d > t1 {
-				break
-			}
+			ends[i] = e
+			covered += e - s
+		}
+		left := n - siblings
+		for i := 0; i < siblings && *budget > 0; i++ {
+			s, e := cuts[2*i], ends[i]
 			*budget--
 			profile := depth > 1 && rng.IntN(2) == 0
-			e := synthEntry{start: s, dur: d, depth: uint16(depth), name: names[rng.IntN(len(names))], profile: profile}
+			en := synthEntry{start: s, dur: e - s, depth: uint16(depth), name: names[rng.IntN(len(names))], profile: profile}
 			if profile {
-				e.url = urls[rng.IntN(len(urls))]
+				en.url = urls[rng.IntN(len(urls))]
 			}
-			out = append(out, e)
-			if d > 0 && rng.IntN(3) > 0 {
-				rec(s, s+d, depth+1)
+			out = append(out, en)
+			if covered > 0 {
+				rec(s, e, depth+1, min(int(float64(left)*(e-s)/covered), *budget))
 			}
-			t = s + d
 		}
 	}
-	rec(start, start+length, 0)
+	rec(start, start+length, 0, *budget)
 	return out
 }
