@@ -27,7 +27,7 @@ type Node struct {
 	HasParent    bool
 	FunctionName core.StrID
 	URL          core.StrID
-	HasURL       bool          // false when the callFrame had no url field
+	HasURL       bool         // false when the callFrame had no url field
 	Frame        core.FrameID // the interned call frame, NoFrame when unknown
 }
 
