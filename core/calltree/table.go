@@ -15,10 +15,24 @@ func (t *table) len() int { return len(t.prefix) }
 
 // builder makes a new table whose rows are unique per (prefix, function), so that frames, stacks
 // or transformed stacks of the same function at the same place merge into one call node.
+//
+// Most nodes have a few children, so a node's children are found by walking a short sibling list,
+// which touches memory close to what was just written; a node that gets many children (a hub of
+// the tree, or the roots) moves them into a hash table, so that no lookup is ever long.
 type builder struct {
-	t     table
-	index map[uint64]int32
+	t           table
+	firstChild  []int32 // per node, -1 when none
+	nextSibling []int32
+	numChildren []int32
+	hashed      []bool
+	roots       int32 // first root, -1 when none
+	numRoots    int32
+	rootsHashed bool
+	index       nodeIndex
 }
+
+// listLimit is how many children a node may have before they move to the hash table.
+const listLimit = 8
 
 func newBuilder(capacity int) *builder {
 	return &builder{
@@ -28,23 +42,124 @@ func newBuilder(capacity int) *builder {
 			self:   make([]int64, 0, capacity),
 			count:  make([]int32, 0, capacity),
 		},
-		index: make(map[uint64]int32, capacity),
+		firstChild:  make([]int32, 0, capacity),
+		nextSibling: make([]int32, 0, capacity),
+		numChildren: make([]int32, 0, capacity),
+		hashed:      make([]bool, 0, capacity),
+		roots:       -1,
 	}
 }
 
+func nodeKey(prefix int32, fn FuncID) uint64 { return uint64(uint32(prefix))<<32 | uint64(uint32(fn)) }
+
 // node returns the call node for fn under prefix (-1: a root), creating it when new.
 func (b *builder) node(prefix int32, fn FuncID) int32 {
-	key := uint64(uint32(prefix))<<32 | uint64(uint32(fn))
-	if n, ok := b.index[key]; ok {
+	head, count, hashed := &b.roots, &b.numRoots, &b.rootsHashed
+	if prefix >= 0 {
+		head, count, hashed = &b.firstChild[prefix], &b.numChildren[prefix], &b.hashed[prefix]
+	}
+	if *hashed {
+		key := nodeKey(prefix, fn)
+		slot, found := b.index.find(key)
+		if found {
+			return b.index.vals[slot]
+		}
+		n := b.add(prefix, fn)
+		b.index.insert(slot, key, n)
 		return n
 	}
+	for c := *head; c >= 0; c = b.nextSibling[c] {
+		if b.t.fn[c] == fn {
+			return c
+		}
+	}
+	n := b.add(prefix, fn)
+	// add may have grown the columns that head points into.
+	if prefix >= 0 {
+		head, count, hashed = &b.firstChild[prefix], &b.numChildren[prefix], &b.hashed[prefix]
+	}
+	b.nextSibling[n] = *head
+	*head = n
+	*count++
+	if *count > listLimit {
+		if b.index.keys == nil {
+			b.index = newNodeIndex(cap(b.t.prefix) / 4)
+		}
+		for c := *head; c >= 0; c = b.nextSibling[c] {
+			key := nodeKey(prefix, b.t.fn[c])
+			slot, _ := b.index.find(key)
+			b.index.insert(slot, key, c)
+		}
+		*hashed = true
+	}
+	return n
+}
+
+func (b *builder) add(prefix int32, fn FuncID) int32 {
 	n := int32(len(b.t.prefix))
 	b.t.prefix = append(b.t.prefix, prefix)
 	b.t.fn = append(b.t.fn, fn)
 	b.t.self = append(b.t.self, 0)
 	b.t.count = append(b.t.count, 0)
-	b.index[key] = n
+	b.firstChild = append(b.firstChild, -1)
+	b.nextSibling = append(b.nextSibling, -1)
+	b.numChildren = append(b.numChildren, 0)
+	b.hashed = append(b.hashed, false)
 	return n
+}
+
+// nodeIndex is an open-addressing hash table from (prefix, function) to node: a Go map made
+// lookups the larger part of a transform's time.
+type nodeIndex struct {
+	keys []uint64 // key+1, 0 for an empty slot
+	vals []int32
+	used int
+}
+
+func newNodeIndex(capacity int) nodeIndex {
+	size := 16
+	for size < 2*capacity {
+		size *= 2
+	}
+	return nodeIndex{keys: make([]uint64, size), vals: make([]int32, size)}
+}
+
+// find returns the slot of key, or the empty slot where it belongs.
+func (x *nodeIndex) find(key uint64) (int, bool) {
+	mask := len(x.keys) - 1
+	// Fibonacci hashing spreads the (prefix, function) pairs, which are dense small numbers.
+	i := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(mask))
+	for {
+		switch x.keys[i] {
+		case key + 1:
+			return i, true
+		case 0:
+			return i, false
+		}
+		i = (i + 1) & mask
+	}
+}
+
+// insert puts key into the empty slot find returned.
+func (x *nodeIndex) insert(slot int, key uint64, val int32) {
+	x.keys[slot] = key + 1
+	x.vals[slot] = val
+	x.used++
+	if 2*x.used > len(x.keys) {
+		x.grow()
+	}
+}
+
+func (x *nodeIndex) grow() {
+	old := *x
+	*x = nodeIndex{keys: make([]uint64, 2*len(old.keys)), vals: make([]int32, 2*len(old.keys)), used: old.used}
+	for i, k := range old.keys {
+		if k != 0 {
+			slot, _ := x.find(k - 1)
+			x.keys[slot] = k
+			x.vals[slot] = old.vals[i]
+		}
+	}
 }
 
 // carry moves the samples of each old node to the new node target[old] (-1 drops them) and
