@@ -1,0 +1,237 @@
+package integrate
+
+import (
+	"math"
+
+	"flamedesk/core"
+)
+
+// profileTrack builds the track of a bare profile (.cpuprofile or JS Self-Profiling), as DevTools'
+// CPU profile mode does (RULES.md §5): no trace events, and calls straight from the samples. A
+// frame opens when a sample's path leaves the previous sample's path and closes at the first
+// sample that no longer has it; GC samples sit on top of the previous sample's node; the frames
+// still open at the end close at the extrapolated end time. (program), (idle) and
+// (garbage collector) are calls like any other here.
+//
+// Times go through milliseconds as in DevTools (µs / 1000 for the walk, × 1000 for the output).
+func profileTrack(tr *core.Trace, p *core.ProfileModel, prof int32) core.Track {
+	w := walker{p: p, prevID: p.RootNode, gcParent: none}
+	w.run()
+	return w.track(tr, prof)
+}
+
+// none stands for JS's undefined/null node.
+const none int32 = -1
+
+type walker struct {
+	p *core.ProfileModel
+
+	// Calls in the order they open, which is the tree's pre-order.
+	node     []int32
+	ts, dur  []float64 // µs
+	sample   []int32
+	depth    []int32
+	parent   []int32 // parent call, -1 for none
+	closed   []bool
+	root     []bool
+	callsOpn []int32 // calls opened and not yet closed
+
+	// The walk's own stack of start times and children's durations, in ms. DevTools lets its
+	// stack pointer reach -1 (closing past the root after a hole), so slots are offset by 2.
+	top        int
+	startMs    []float64
+	childDurMs []float64
+	pending    []int32
+
+	prevID   int32 // the previous sample's node; none once a hole was met
+	gcParent int32 // the node an open GC frame sits on, or none
+}
+
+func (w *walker) slot(i int) int {
+	s := i + 2
+	for s >= len(w.startMs) {
+		w.startMs = append(w.startMs, 0)
+		w.childDurMs = append(w.childDurMs, 0)
+	}
+	return s
+}
+
+func (w *walker) valid(n int32) bool { return n >= 0 && int(n) < len(w.p.NodeID) }
+
+func (w *walker) open(depth, node int32, sample int, tMs float64) {
+	c := int32(len(w.node))
+	w.node = append(w.node, node)
+	w.ts = append(w.ts, tMs*1000)
+	w.dur = append(w.dur, 0)
+	w.sample = append(w.sample, int32(sample))
+	w.depth = append(w.depth, depth)
+	w.parent = append(w.parent, -1)
+	w.closed = append(w.closed, false)
+	w.callsOpn = append(w.callsOpn, c)
+	w.root = append(w.root, len(w.callsOpn) == 1)
+	w.top++
+	s := w.slot(w.top)
+	w.startMs[s] = tMs
+	w.childDurMs[s] = 0
+}
+
+// close ends the innermost open frame at tMs and hands its duration to the frame below.
+func (w *walker) close(tMs float64) {
+	s := w.slot(w.top)
+	start := w.startMs[s]
+	d := tMs - start
+	w.childDurMs[w.slot(w.top-1)] += d
+	w.top--
+	if len(w.callsOpn) == 0 {
+		return // closing the root after a hole: DevTools has no call for it either
+	}
+	c := w.callsOpn[len(w.callsOpn)-1]
+	w.callsOpn = w.callsOpn[:len(w.callsOpn)-1]
+	w.dur[c] = d * 1000
+	w.closed[c] = true
+	if len(w.callsOpn) > 0 {
+		w.parent[c] = w.callsOpn[len(w.callsOpn)-1]
+	}
+}
+
+func (w *walker) run() {
+	p := w.p
+	n := len(p.Samples)
+	if n == 0 || len(p.Timestamps) < n {
+		return
+	}
+	ms := func(i int) float64 { return p.Timestamps[i] / 1000 }
+	// DevTools starts at the first timestamp at or after 0 (a lower bound over the sorted times).
+	lo, hi := 0, len(p.Timestamps)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if ms(mid) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	gc := p.GCNode
+	node := none
+	si := lo
+	for ; si < n; si++ {
+		t := ms(si)
+		id := p.Samples[si]
+		if !w.valid(id) {
+			id = none
+		}
+		if id == w.prevID {
+			continue
+		}
+		node = id
+		prev := w.prevID
+		if !w.valid(prev) {
+			// After a hole DevTools has lost its previous node and skips every later sample.
+			continue
+		}
+		if gc >= 0 && node == gc {
+			w.gcParent = prev
+			w.open(p.NodeDepth[prev]+1, gc, si, t)
+			w.prevID = id
+			continue
+		}
+		if gc >= 0 && prev == gc && w.gcParent != none {
+			w.close(t)
+			prev = w.gcParent
+			w.prevID = prev
+			w.gcParent = none
+		}
+		w.pending = w.pending[:0]
+		for node != none && p.NodeDepth[node] > p.NodeDepth[prev] {
+			w.pending = append(w.pending, node)
+			node = w.parentOf(node)
+		}
+		for prev != none && prev != node {
+			w.close(t)
+			if node != none && p.NodeDepth[node] == p.NodeDepth[prev] {
+				w.pending = append(w.pending, node)
+				node = w.parentOf(node)
+			}
+			prev = w.parentOf(prev)
+		}
+		for len(w.pending) > 0 {
+			cur := w.pending[len(w.pending)-1]
+			w.pending = w.pending[:len(w.pending)-1]
+			node = cur
+			w.open(p.NodeDepth[cur], cur, si, t)
+		}
+		w.prevID = id
+	}
+
+	// Close what is still open at the extrapolated end (the profile's end time when that is
+	// missing, as DevTools' `|| profileEndTime` does for 0 and NaN).
+	end := math.NaN()
+	if si < len(p.Timestamps) {
+		end = ms(si)
+	}
+	if end == 0 || math.IsNaN(end) {
+		end = p.EndTime / 1000
+	}
+	if node != none && w.gcParent != none && w.prevID == gc && gc >= 0 {
+		w.close(end)
+		w.prevID = w.gcParent
+	}
+	for v := w.prevID; w.valid(v) && w.valid(p.NodeParent[v]); v = p.NodeParent[v] {
+		w.close(end)
+	}
+}
+
+func (w *walker) parentOf(n int32) int32 {
+	if pa := w.p.NodeParent[n]; w.valid(pa) {
+		return pa
+	}
+	return none
+}
+
+// track keeps the calls DevTools' tree reaches: the roots, and closed calls whose parent is kept.
+func (w *walker) track(tr *core.Trace, prof int32) core.Track {
+	n := len(w.node)
+	t := core.Track{Thread: w.p.Thread, Profile: prof}
+	if n == 0 {
+		return t
+	}
+	t.Start = make([]float64, 0, n)
+	t.Dur = make([]float64, 0, n)
+	t.Self = make([]float64, 0, n)
+	t.Depth = make([]uint16, 0, n)
+	t.Kind = make([]core.EntryKind, 0, n)
+	t.Name = make([]core.StrID, 0, n)
+	t.Frame = make([]core.FrameID, 0, n)
+	t.Parent = make([]int32, 0, n)
+	t.Ref = make([]int32, 0, n)
+	t.Node = make([]int32, 0, n)
+	at := make([]int32, n) // call -> track index, -1 when left out
+	for c := 0; c < n; c++ {
+		at[c] = -1
+		parent := int32(-1)
+		if !w.root[c] {
+			pc := w.parent[c]
+			if !w.closed[c] || pc < 0 || at[pc] < 0 {
+				t.NotInTree++
+				continue
+			}
+			parent = at[pc]
+			t.Self[parent] -= w.dur[c]
+		}
+		at[c] = int32(t.Len())
+		d := max(min(int(w.depth[c]), math.MaxUint16), 0)
+		t.MaxDepth = max(t.MaxDepth, d)
+		f := w.p.NodeFrame[w.node[c]]
+		t.Start = append(t.Start, w.ts[c])
+		t.Dur = append(t.Dur, w.dur[c])
+		t.Self = append(t.Self, w.dur[c])
+		t.Depth = append(t.Depth, uint16(d))
+		t.Kind = append(t.Kind, core.EntryProfileCall)
+		t.Name = append(t.Name, frameName(tr, f))
+		t.Frame = append(t.Frame, f)
+		t.Parent = append(t.Parent, parent)
+		t.Ref = append(t.Ref, w.sample[c])
+		t.Node = append(t.Node, w.node[c])
+	}
+	return t
+}

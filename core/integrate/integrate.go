@@ -1,0 +1,418 @@
+// Package integrate owns the sync tracks: for every thread of a loaded trace it pairs B/E events,
+// builds the JS calls (ProfileCalls) that the thread's CPU samples imply, nests trace events and
+// ProfileCalls into one tree exactly as Chrome DevTools' Performance panel does, and stores the
+// result as the pointer-free columns of core.Track.
+//
+// The rules are DevTools' (shared/conformance/RULES.md §3-§5, trace engine 0.0.65); the algorithms
+// are our own and run in O(n log n) in events plus samples, where DevTools' are superlinear in the
+// stack depth. Where DevTools does something odd, this package does it too and says so.
+package integrate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"flamedesk/core"
+)
+
+// Build fills tr.Tracks: one track per thread that has trace events or ProfileCalls.
+func Build(tr *core.Trace) {
+	_ = BuildContext(context.Background(), tr, nil)
+}
+
+// BuildContext is Build with cancellation and progress: the window runs it on a goroutine with a
+// Cancel button. On cancellation tr.Tracks is left empty and ctx's error is returned. Progress
+// counts trace entries plus samples.
+func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
+	p.SetStage("building tracks")
+	tr.Tracks = nil
+	var jobs []job
+	switch tr.Kind {
+	case core.InputCPUProfile, core.InputSelfProfile:
+		jobs = profileJobs(tr)
+	default:
+		jobs = traceJobs(tr)
+	}
+	var total int64
+	for _, j := range jobs {
+		total += int64(j.work())
+	}
+	if p != nil {
+		p.Total.Store(total)
+		p.Done.Store(0)
+	}
+
+	results := make([]result, len(jobs))
+	keys := frameKeys(tr)
+	var next sync.Mutex
+	n := 0
+	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				next.Lock()
+				i := n
+				n++
+				next.Unlock()
+				if i >= len(jobs) || ctx.Err() != nil {
+					return
+				}
+				results[i] = jobs[i].run(ctx, tr, keys)
+				if p != nil {
+					p.Done.Add(int64(jobs[i].work()))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, r := range results {
+		for _, w := range r.warnings {
+			tr.Warnings.Add(w, 1)
+		}
+		if r.track.Len() > 0 {
+			tr.Tracks = append(tr.Tracks, r.track)
+		}
+	}
+	return nil
+}
+
+// job is one thread's work: its sorted-to-be entries and its profile (-1 for none).
+type job struct {
+	thread  core.ThreadID
+	entries []entry
+	profile int32
+	samples int
+}
+
+func (j *job) work() int { return len(j.entries) + j.samples }
+
+type result struct {
+	track    core.Track
+	warnings []string
+}
+
+func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32) result {
+	var r result
+	if tr.Kind == core.InputCPUProfile || tr.Kind == core.InputSelfProfile {
+		px := &tr.Profiles[j.profile]
+		r.track = profileTrack(tr, px, j.profile)
+		return r
+	}
+	sortEntries(j.entries)
+	var c calls
+	var px *profileIndex
+	if j.profile >= 0 {
+		px = newProfileIndex(tr, &tr.Profiles[j.profile], keys)
+		c = integrateSamples(ctx, tr, j.entries, px)
+	}
+	r.track = treify(tr, j.thread, j.entries, &c, px, j.profile, &r.warnings)
+	return r
+}
+
+// sortEntries orders a thread's entries as DevTools does: by start, longer first (by end time),
+// and in file order on a full tie (its sort is stable; the event index makes ours total).
+func sortEntries(es []entry) {
+	slices.SortFunc(es, func(a, b entry) int {
+		if a.ts != b.ts {
+			if a.ts < b.ts {
+				return -1
+			}
+			return 1
+		}
+		if ae, be := a.end(), b.end(); ae != be {
+			if ae > be {
+				return -1
+			}
+			return 1
+		}
+		return int(a.ev) - int(b.ev)
+	})
+}
+
+// Names of the trace events that steer the integration.
+const (
+	nameRunTask       = "RunTask"
+	nameRunMicrotasks = "RunMicrotasks"
+)
+
+// invocationNames are DevTools' JS entry points; any name starting with v8 or V8 is one too.
+var invocationNames = map[string]bool{
+	"RunMicrotasks":      true,
+	"FunctionCall":       true,
+	"EvaluateScript":     true,
+	"v8.evaluateModule":  true,
+	"EventDispatch":      true,
+	"V8.Execute":         true,
+	"V8Console::runTask": true,
+}
+
+func isInvocation(name string) bool {
+	if invocationNames[name] {
+		return true
+	}
+	return len(name) >= 2 && (name[:2] == "v8" || name[:2] == "V8")
+}
+
+// traceJobs collects every thread's entries in file order, pairing B with E on the way, and
+// attaches each thread's profile.
+func traceJobs(tr *core.Trace) []job {
+	ev := &tr.Events
+	nThreads := len(tr.Threads)
+	perThread := make([][]entry, nThreads)
+
+	// Name flags are computed once per distinct name.
+	const known = 0x80
+	nameFlags := make(map[core.StrID]uint8)
+	flagsOf := func(name core.StrID) uint8 {
+		f, ok := nameFlags[name]
+		if ok {
+			return f
+		}
+		s := tr.Strings.Get(name)
+		if s == nameRunTask || s == nameRunMicrotasks {
+			f |= flagTask
+		}
+		if isInvocation(s) {
+			f |= flagInvocation
+		}
+		nameFlags[name] = f | known
+		return f | known
+	}
+
+	// DevTools pairs B with E through one stack over the whole file, whatever the thread: an E
+	// closes the latest open B anywhere. When their names or categories differ the B keeps a
+	// zero duration and the E is dropped. We do the same, so interleaved B/E on two threads come
+	// out as DevTools shows them.
+	type openB struct {
+		thread core.ThreadID
+		pos    int32
+	}
+	var bStack []openB
+	badThread := 0
+	for i := 0; i < ev.Len(); i++ {
+		ph := ev.Ph[i]
+		if ph != 'X' && ph != 'B' && ph != 'E' && ph != 'I' {
+			continue
+		}
+		th := ev.Thread[i]
+		if int(th) >= nThreads {
+			badThread++
+			continue
+		}
+		if ph == 'E' {
+			if len(bStack) == 0 {
+				continue // an E without a B: tracing started inside it
+			}
+			b := bStack[len(bStack)-1]
+			bStack = bStack[:len(bStack)-1]
+			be := &perThread[b.thread][b.pos]
+			if ev.Name[be.ev] != ev.Name[i] || ev.Cat[be.ev] != ev.Cat[i] {
+				continue
+			}
+			be.dur = ev.Ts[i] - be.ts
+			ev.Dur[be.ev] = be.dur
+			continue
+		}
+		e := entry{ts: ev.Ts[i], ev: int32(i), flags: flagsOf(ev.Name[i]) &^ known}
+		switch ph {
+		case 'B':
+			ev.Dur[i] = math.NaN() // until its E is found
+			bStack = append(bStack, openB{th, int32(len(perThread[th]))})
+		case 'I':
+			e.flags |= flagInstant
+			fallthrough
+		default:
+			if d := ev.Dur[i]; !math.IsNaN(d) {
+				e.dur = d
+			}
+		}
+		if ev.SampleTraceID[i] != 0 {
+			e.flags |= flagTraceID
+		}
+		perThread[th] = append(perThread[th], e)
+	}
+	if badThread > 0 {
+		tr.Warnings.Add("events with an unknown thread skipped", badThread)
+	}
+
+	profileOf := make([]int32, nThreads)
+	for i := range profileOf {
+		profileOf[i] = -1
+	}
+	for i := range tr.Profiles {
+		th := tr.Profiles[i].Thread
+		if int(th) >= nThreads {
+			tr.Warnings.Addf("profile %s refers to an unknown thread: skipped", tr.Strings.Get(tr.Profiles[i].ProfileID))
+			continue
+		}
+		if profileOf[th] >= 0 {
+			tr.Warnings.Addf("thread %d has more than one profile: %s ignored", tr.Threads[th].Tid, tr.Strings.Get(tr.Profiles[i].ProfileID))
+			continue
+		}
+		profileOf[th] = int32(i)
+	}
+
+	var jobs []job
+	for th := 0; th < nThreads; th++ {
+		pr := profileOf[th]
+		samples := 0
+		if pr >= 0 {
+			samples = len(tr.Profiles[pr].Samples)
+		}
+		// DevTools builds ProfileCalls only on threads that also have trace events; a profiled
+		// thread without any still gets its track here, built under the same rules.
+		if len(perThread[th]) == 0 && samples == 0 {
+			continue
+		}
+		jobs = append(jobs, job{thread: core.ThreadID(th), entries: perThread[th], profile: pr, samples: samples})
+	}
+	return jobs
+}
+
+func profileJobs(tr *core.Trace) []job {
+	var jobs []job
+	for i := range tr.Profiles {
+		p := &tr.Profiles[i]
+		if int(p.Thread) >= len(tr.Threads) {
+			tr.Warnings.Addf("profile %s refers to an unknown thread: skipped", tr.Strings.Get(p.ProfileID))
+			continue
+		}
+		jobs = append(jobs, job{thread: p.Thread, profile: int32(i), samples: len(p.Samples)})
+	}
+	return jobs
+}
+
+// treify merges the thread's sorted entries with its ProfileCalls and nests them (RULES.md §4):
+// an item starting at or after the open parent's end closes the parent; an item that starts
+// inside its parent but ends after it is left out of the tree (DevTools keeps it only in the
+// thread's flat list); depth is the number of open ancestors; self time is the duration minus the
+// children's durations. Entries come out in pre-order, which is the merged order itself.
+func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileIndex, prof int32, warnings *[]string) core.Track {
+	n := len(es) + c.len()
+	t := core.Track{
+		Thread:  th,
+		Start:   make([]float64, 0, n),
+		Dur:     make([]float64, 0, n),
+		Self:    make([]float64, 0, n),
+		Depth:   make([]uint16, 0, n),
+		Kind:    make([]core.EntryKind, 0, n),
+		Name:    make([]core.StrID, 0, n),
+		Frame:   make([]core.FrameID, 0, n),
+		Parent:  make([]int32, 0, n),
+		Ref:     make([]int32, 0, n),
+		Node:    make([]int32, 0, n),
+		Profile: -1,
+	}
+	if c.len() > 0 {
+		t.Profile = prof
+	}
+	var stack []int32
+	deep := 0
+	ei, ci := 0, 0
+	for ei < len(es) || ci < c.len() {
+		var isCall bool
+		switch {
+		case ci >= c.len():
+		case ei >= len(es):
+			isCall = true
+		default:
+			// DevTools merges the constructed calls, in creation order, into the sorted entries
+			// with its event comparator: earlier start first, then later end, then the call.
+			e := &es[ei]
+			cts, cdur := c.ts[ci], c.dur[ci]
+			switch {
+			case e.ts < cts:
+			case e.ts > cts:
+				isCall = true
+			default:
+				isCall = !(e.end() > cts+cdur)
+			}
+		}
+		var ts, dur float64
+		if isCall {
+			ts, dur = c.ts[ci], c.dur[ci]
+		} else {
+			ts, dur = es[ei].ts, es[ei].dur
+		}
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			// Starting before the open parent cannot happen with sorted input (DevTools would
+			// throw); closing the parent keeps malformed input loadable.
+			if ts >= t.Start[top]+t.Dur[top] || ts < t.Start[top] {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			break
+		}
+		skip := false
+		if len(stack) > 0 {
+			top := stack[len(stack)-1]
+			if ts+dur > t.Start[top]+t.Dur[top] {
+				t.NotInTree++
+				skip = true
+			}
+		}
+		if !skip {
+			idx := int32(t.Len())
+			parent := int32(-1)
+			if len(stack) > 0 {
+				parent = stack[len(stack)-1]
+				t.Self[parent] -= dur
+			}
+			depth := len(stack)
+			if depth > math.MaxUint16 {
+				depth = math.MaxUint16
+				deep++
+			}
+			t.MaxDepth = max(t.MaxDepth, depth)
+			t.Start = append(t.Start, ts)
+			t.Dur = append(t.Dur, dur)
+			t.Self = append(t.Self, dur)
+			t.Depth = append(t.Depth, uint16(depth))
+			t.Parent = append(t.Parent, parent)
+			if isCall {
+				node := c.node[ci]
+				f := px.p.NodeFrame[node]
+				t.Kind = append(t.Kind, core.EntryProfileCall)
+				t.Name = append(t.Name, frameName(tr, f))
+				t.Frame = append(t.Frame, f)
+				t.Ref = append(t.Ref, c.sample[ci])
+				t.Node = append(t.Node, node)
+			} else {
+				e := &es[ei]
+				t.Kind = append(t.Kind, core.EntryEvent)
+				t.Name = append(t.Name, tr.Events.Name[e.ev])
+				t.Frame = append(t.Frame, core.NoFrame)
+				t.Ref = append(t.Ref, e.ev)
+				t.Node = append(t.Node, -1)
+			}
+			stack = append(stack, idx)
+		}
+		if isCall {
+			ci++
+		} else {
+			ei++
+		}
+	}
+	if deep > 0 {
+		*warnings = append(*warnings, fmt.Sprintf("thread %d: entries deeper than %d shown at that depth", tr.Threads[th].Tid, math.MaxUint16))
+	}
+	return t
+}
+
+func frameName(tr *core.Trace, f core.FrameID) core.StrID {
+	if int(f) < len(tr.Frames) {
+		return tr.Frames[f].FunctionName
+	}
+	return 0
+}

@@ -1,0 +1,269 @@
+package integrate
+
+import (
+	"context"
+
+	"flamedesk/core"
+)
+
+// This file turns a thread's samples into ProfileCalls the way DevTools' SamplesIntegrator does
+// (RULES.md §3), walking the thread's trace events and samples together in time order. The rules
+// are DevTools'; the bookkeeping is ours, so that nothing costs O(stack depth) per event:
+//
+//   - DevTools re-stamps the duration of every open JS frame on each truncation. The last
+//     truncation a frame sees is the one that counts, so a frame's duration is settled when it is
+//     cut from the stack, and the frames still open at the end take the last truncation's time.
+//   - DevTools compares a new sample's stack with the open frames position by position. Open
+//     frames are kept as segments that each follow the path of one stack in the profile's
+//     frame-path trie, so a comparison is a lowest-common-ancestor query per segment.
+
+// entry is one trace event of a thread, after B/E pairing, as DevTools holds it in a thread's list.
+type entry struct {
+	ts, dur float64 // dur is 0 where the event has none
+	ev      int32   // index into Trace.Events
+	flags   uint8
+}
+
+const (
+	flagInstant    uint8 = 1 << iota // ph I
+	flagTask                         // RunTask or RunMicrotasks: JS cannot be on the stack around it
+	flagInvocation                   // a JS entry point: samples directly under it are JS calls
+	flagTraceID                      // carries a sampleTraceId
+)
+
+func (e *entry) end() float64 { return e.ts + e.dur }
+
+// sampleCall is a sample's place in the time-ordered walk.
+type sampleCall struct {
+	ts     float64
+	sample int32
+}
+
+// segment says that open frames from start up to the next segment's start (or the top) carry the
+// frame keys of trie path `path` at the same positions. path -1 marks frames that follow no single
+// path (only possible with malformed profiles); those are compared one by one.
+type segment struct {
+	start int32
+	path  int32
+}
+
+// calls is the integrator's output: the constructed ProfileCalls in the order DevTools creates
+// them (time order, parents before children at equal times).
+type calls struct {
+	node   []int32
+	ts     []float64
+	dur    []float64
+	sample []int32 // sample index, -1 for calls built from a trace event's sampleTraceId
+}
+
+func (c *calls) len() int { return len(c.node) }
+
+type integrator struct {
+	px      *profileIndex
+	samples []int32
+	out     calls
+	// epoch[c] is the truncation count when call c was pushed: a later truncation has set its dur.
+	epoch []uint32
+
+	open  []int32 // open JS frames, bottom first, as call indexes
+	segs  []segment
+	locks []int32
+	fake  bool // samples are taken although no JS invocation event is open
+
+	truncations uint32
+	lastTruncAt float64
+
+	prevNode int32 // node of the last non-GC sample, for GC samples' stacks
+	gcBase   int32 // for the current GC sample: the node whose stack it borrows, or -1
+	scratch  []int32
+}
+
+// integrateSamples builds a thread's ProfileCalls from its sorted entries and its profile. When ctx
+// is cancelled it stops early; the caller discards the result.
+func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *profileIndex) calls {
+	p := px.p
+	in := &integrator{px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
+	sc := make([]sampleCall, 0, len(p.Samples))
+	for i, n := range p.Samples {
+		if n < 0 || int(n) >= len(p.NodeID) {
+			continue // a hole: DevTools makes no call for it
+		}
+		sc = append(sc, sampleCall{ts: devtoolsMicros(p.Timestamps[i]), sample: int32(i)})
+	}
+	// A capacity guess: most samples open a frame or two.
+	in.out.node = make([]int32, 0, len(sc))
+	in.out.ts = make([]float64, 0, len(sc))
+	in.out.sample = make([]int32, 0, len(sc))
+	in.epoch = make([]uint32, 0, len(sc))
+
+	var evStack []int32 // open trace events, as indexes into entries
+	ei, si := 0, 0
+	for steps := 0; ei < len(entries) || si < len(sc); steps++ {
+		if steps&0xffff == 0xffff && ctx.Err() != nil {
+			break
+		}
+		var isSample bool
+		var ts float64
+		if si >= len(sc) {
+			isSample = false
+		} else if ei >= len(entries) {
+			isSample = true
+		} else {
+			e, s := &entries[ei], sc[si]
+			// DevTools' merge: an event goes first when it starts earlier, or at the same time
+			// ends later; on a full tie the ProfileCall goes first.
+			isSample = !(e.ts < s.ts || (e.ts == s.ts && e.end() > s.ts))
+		}
+		var cur int32
+		if isSample {
+			cur = int32(si)
+			ts = sc[si].ts
+			si++
+			in.noteSample(sc[cur].sample)
+		} else {
+			cur = int32(ei)
+			ei++
+			e := &entries[cur]
+			// Instants carry no duration, so they say nothing about the JS stack unless they
+			// point at a sample.
+			if e.flags&flagInstant != 0 && e.flags&flagTraceID == 0 {
+				continue
+			}
+			ts = e.ts
+		}
+		for {
+			if len(evStack) == 0 {
+				if isSample {
+					in.onSample(sc[cur], nil)
+				} else {
+					evStack = append(evStack, cur)
+					in.onEventStart(tr, &entries[cur])
+				}
+				break
+			}
+			parent := &entries[evStack[len(evStack)-1]]
+			// The top event ends once something starts at or after its end; whether the new
+			// item fits inside it is not checked (DevTools does not either).
+			if ts >= parent.end() {
+				in.onEventEnd(parent)
+				evStack = evStack[:len(evStack)-1]
+				continue
+			}
+			if isSample {
+				in.onSample(sc[cur], parent)
+			} else {
+				in.onEventStart(tr, &entries[cur])
+				evStack = append(evStack, cur)
+			}
+			break
+		}
+	}
+	for len(evStack) > 0 {
+		in.onEventEnd(&entries[evStack[len(evStack)-1]])
+		evStack = evStack[:len(evStack)-1]
+	}
+	in.finish()
+	return in.out
+}
+
+// devtoolsMicros reproduces DevTools' detour through milliseconds (µs / 1000, then × 1000), so
+// that sample times compare with event times exactly as they do there, ties included.
+func devtoolsMicros(us float64) float64 { return us / 1000 * 1000 }
+
+// noteSample tracks the last non-GC sample: a GC sample has no stack of its own, so DevTools
+// puts it on top of the previous sample's stack (when there is one).
+func (in *integrator) noteSample(sample int32) {
+	n := in.samples[sample]
+	in.gcBase = -1
+	if gc := in.px.p.GCNode; gc >= 0 && n == gc && in.prevNode >= 0 {
+		in.gcBase = in.prevNode
+		return
+	}
+	in.prevNode = n
+}
+
+func (in *integrator) onEventStart(tr *core.Trace, e *entry) {
+	if e.flags&flagTask != 0 {
+		in.locks = in.locks[:0]
+		in.truncate(0, e.ts)
+		in.fake = false
+	}
+	if in.fake {
+		in.truncate(in.popLock(), e.ts)
+		in.fake = false
+	}
+	if e.flags&flagTraceID != 0 {
+		if n, ok := in.traceNode(tr.Events.SampleTraceID[e.ev]); ok {
+			// A GC node has no stack of its own and no previous sample here: an empty stack.
+			base, path := int32(-1), int32(0)
+			if n != in.px.p.GCNode {
+				base, path = n, in.px.stack[n]
+			}
+			in.merge(base, path, e.ts, -1)
+		} else {
+			in.truncate(int32(len(in.open)), e.ts)
+		}
+	} else {
+		// Without a linked sample the event's "stack" is the open stack itself: every frame
+		// matches, nothing is cut, and all open frames are stamped up to the event's start.
+		in.truncate(int32(len(in.open)), e.ts)
+	}
+	in.locks = append(in.locks, int32(len(in.open)))
+}
+
+func (in *integrator) onEventEnd(e *entry) {
+	in.truncate(in.popLock(), e.end())
+}
+
+func (in *integrator) popLock() int32 {
+	if len(in.locks) == 0 {
+		return 0
+	}
+	l := in.locks[len(in.locks)-1]
+	in.locks = in.locks[:len(in.locks)-1]
+	return l
+}
+
+// onSample handles a sample whose innermost open trace event is parent (nil for none).
+func (in *integrator) onSample(s sampleCall, parent *entry) {
+	if (parent != nil && parent.flags&flagInvocation != 0) || in.fake {
+		in.mergeSample(s)
+		return
+	}
+	if len(in.open) == 0 {
+		// Tracing may have started in the middle of JS: pretend an invocation is open.
+		in.fake = true
+		in.mergeSample(s)
+		in.locks = append(in.locks, 0)
+	}
+	// Otherwise the sample falls under a non-JS event while JS frames are open: ignored.
+}
+
+// mergeSample merges the stack of the sample noteSample saw last.
+func (in *integrator) mergeSample(s sampleCall) {
+	px := in.px
+	n := in.samples[s.sample]
+	base, path := n, px.stack[n]
+	if n == px.p.GCNode {
+		// The previous sample's stack with the GC frame on top; none without a previous sample.
+		base, path = -1, 0
+		if in.gcBase >= 0 {
+			base = in.gcBase
+			path = px.trie.child(px.stack[base], px.key[n])
+		}
+	}
+	in.merge(base, path, s.ts, s.sample)
+}
+
+// traceNode resolves a sampleTraceId to a profile node, as DevTools does (node id 0 counts as none).
+func (in *integrator) traceNode(id int64) (int32, bool) {
+	p := in.px.p
+	if id == 0 || p.TraceIDNode == nil {
+		return 0, false
+	}
+	n, ok := p.TraceIDNode[id]
+	if !ok || n < 0 || int(n) >= len(p.NodeID) || p.NodeID[n] == 0 {
+		return 0, false
+	}
+	return n, true
+}
