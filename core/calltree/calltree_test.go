@@ -3,6 +3,8 @@ package calltree
 import (
 	"testing"
 	"time"
+
+	"flamedesk/core"
 )
 
 // The three samples of the seed's worked example, 1 ms each.
@@ -451,5 +453,51 @@ func TestSampleNode(t *testing.T) {
 		if got := s.Functions().PathString(tree.Path(n)); got != want {
 			t.Errorf("sample %d is at %q, want %q", i, got, want)
 		}
+	}
+}
+
+func TestTransformFor(t *testing.T) {
+	s := mustStack(t, profileFromText(t, `
+		main@app.js  main@app.js  main@app.js
+		run@lib.js   run@lib.js   idle
+	`))
+	tree := s.Tree(View{})
+	f := s.Functions()
+	kids := tree.Children(tree.Roots()[0])
+	run, idle := kids[0], kids[1]
+	if f.Name(tree.Func(run)) != "run" || f.Name(tree.Func(idle)) != "idle" {
+		t.Fatalf("children %s, %s", f.Name(tree.Func(run)), f.Name(tree.Func(idle)))
+	}
+	for k := range numKinds {
+		tf, ok := TransformFor(k, tree, run)
+		if !ok {
+			t.Errorf("%s does not apply to run", k)
+			continue
+		}
+		if err := s.Push(tf); err != nil {
+			t.Errorf("%s: %v", k, err)
+		}
+		s.Pop()
+	}
+	if _, ok := TransformFor(CollapseResource, tree, idle); ok {
+		t.Error("collapse-resource offered for a function without a script")
+	}
+	inv := s.Tree(View{Inverted: true})
+	if _, ok := TransformFor(MergeCallNode, inv, inv.Roots()[0]); ok {
+		t.Error("merge-call-node offered in the bottom-up tree")
+	}
+	if tf, ok := TransformFor(FocusSubtree, inv, inv.Roots()[0]); !ok || !tf.Inverted {
+		t.Error("focus-subtree in the bottom-up tree should be inverted")
+	}
+	// Highlighting elsewhere: run's frame is a call of run and belongs to lib.js, not to idle.
+	runFn := tree.Func(run)
+	runFrame := core.NoFrame
+	for node, frame := range f.profile.NodeFrame {
+		if f.OfNode(int32(node)) == runFn {
+			runFrame = frame
+		}
+	}
+	if !f.FrameIs(runFrame, runFn) || !f.FrameIs(runFrame, f.ResourceOf(runFn)) || f.FrameIs(runFrame, tree.Func(idle)) {
+		t.Error("FrameIs is wrong for run's frame")
 	}
 }

@@ -212,6 +212,13 @@ func (f *Functions) OfFrame(frame core.FrameID) FuncID {
 	return NoFunc
 }
 
+// FrameIs reports whether a trace frame is a call of fn, or belongs to the script fn stands for
+// when fn is a collapsed resource: the test for highlighting a call-tree selection elsewhere.
+func (f *Functions) FrameIs(frame core.FrameID, fn FuncID) bool {
+	own := f.OfFrame(frame)
+	return own != NoFunc && (own == fn || f.ResourceOf(own) == fn)
+}
+
 // OfNode returns the function of a profile node.
 func (f *Functions) OfNode(node int32) FuncID {
 	if node < 0 || int(node) >= len(f.nodeFunc) {

@@ -511,3 +511,32 @@ func collapseResource(old *table, res FuncID, f *Functions) (*builder, []int32) 
 	}
 	return b, target
 }
+
+// TransformFor makes the transform of kind k for node n of tree, as a right-click menu or a key
+// in a tree table would. ok is false when the kind does not apply there: merging or pruning a
+// node of the bottom-up tree (its path is not a call node), or collapsing a function without a
+// script.
+func TransformFor(k Kind, tree *Tree, n NodeID) (t Transform, ok bool) {
+	fn := tree.Func(n)
+	if fn == NoFunc {
+		return Transform{}, false
+	}
+	switch k {
+	case FocusSubtree:
+		return Transform{Kind: k, Path: tree.Path(n), Inverted: tree.Inverted()}, true
+	case MergeCallNode, Prune:
+		if tree.Inverted() {
+			return Transform{}, false
+		}
+		return Transform{Kind: k, Path: tree.Path(n)}, true
+	case CollapseResource:
+		res := tree.Functions().ResourceOf(fn)
+		if res == NoFunc || res == fn {
+			return Transform{}, false
+		}
+		return Transform{Kind: k, Func: res}, true
+	case FocusFunction, MergeFunction, DropFunction, CollapseRecursion:
+		return Transform{Kind: k, Func: fn}, true
+	}
+	return Transform{}, false
+}
