@@ -431,17 +431,21 @@ func TestRange(t *testing.T) {
 	}
 }
 
-// A sample whose node is unknown is left out of the tree and counted.
+// A sample whose node is unknown is left out of the tree and counted; one that hit the root node
+// is kept.
 func TestHoles(t *testing.T) {
-	tr := profileFromStacks(t, [][]string{{"A"}, nil, {"A", "B"}}, []float64{1000, 500, 250})
+	tr := profileFromStacks(t, [][]string{{"A"}, nil, {"A", "B"}, {}}, []float64{1000, 500, 250, 125})
 	s := mustStack(t, tr)
 	n, d := s.Source().Holes()
 	if n != 1 || d != 500*time.Microsecond {
 		t.Errorf("holes: %d, %v; want 1, 500µs", n, d)
 	}
-	if got := s.Tree(View{}).Total(); got != 1250*time.Microsecond {
-		t.Errorf("total %v, want 1.25ms", got)
-	}
+	// A sample of the profile's root node itself is kept, under a root of its own.
+	checkTree(t, s, View{}, `
+		A:1.25,1
+		  B:0.25,0.25
+		(root):0.125,0.125
+	`)
 }
 
 func TestSampleNode(t *testing.T) {
