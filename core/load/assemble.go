@@ -1,0 +1,280 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"flamedesk/core"
+)
+
+// Assembled is one profile as DevTools' SamplesHandler assembles it from the raw chunks, before
+// the CPU profile model: its nodes in the order they were appended, its samples and time deltas
+// concatenated across chunks. Assemble returns the chosen one per thread.
+type Assembled struct {
+	Pid, Tid   int64
+	Thread     core.ThreadID
+	ID         core.StrID // the profile id, e.g. "0x1"
+	IDIsString bool
+	Source     core.StrID // "Internal", "Inspector", "SelfProfiling" or ""
+	// StartTime is the Profile event's ts (µs); EndTime is what SamplesHandler computes on the
+	// first chunk: the start plus that chunk's deltas (a quirk: it is not the profile's end).
+	StartTime, EndTime float64
+	// Nodes indexes the node columns of Trace.Chunks.
+	Nodes []int32
+	// Samples are node ids; HasSamples is false when the profile has no samples array at all.
+	Samples    []int64
+	HasSamples bool
+	// TimeDeltas are µs between samples, the first one from StartTime.
+	TimeDeltas    []float64
+	HasTimeDeltas bool
+	// Timestamps are absolute sample times (µs) for profiles that have them instead of deltas:
+	// the legacy .cpuprofile head form and JS Self-Profiling traces.
+	Timestamps    []float64
+	HasTimestamps bool
+	// Legacy marks the head form (DevTools: profile.head), whose start and end are in seconds.
+	Legacy         bool
+	Lines, Columns []int32
+	// TraceIDs maps a sample trace id to a node id (chunks' trace_ids merged, later wins).
+	TraceIDs map[int64]int64
+}
+
+// Assemble runs DevTools' chunk assembly over tr.Chunks and returns one profile per profiled
+// thread, in the order DevTools lists them (by process in order of first appearance, then by
+// thread). The load has already done this (its warnings are in tr.Warnings); this is for tests
+// and tools that want the raw arrays, which the load does not keep.
+func Assemble(tr *core.Trace) []Assembled {
+	var w core.Warnings
+	asm, _ := assemble(context.Background(), tr, &w)
+	return asm
+}
+
+type profileKey struct {
+	pid   int64
+	id    core.StrID
+	isStr bool
+}
+
+type preProfile struct {
+	Assembled
+	hasThread  bool
+	mismatched int // chunks after which samples and deltas differed in count
+}
+
+func validSource(s string) bool {
+	return s == "Internal" || s == "Inspector" || s == "SelfProfiling"
+}
+
+func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings) ([]Assembled, error) {
+	c := &tr.Chunks
+	byKey := map[profileKey]*preProfile{}
+	var pids []int64
+	byPid := map[int64][]*preProfile{}
+	get := func(i int) *preProfile {
+		k := profileKey{c.Pid[i], c.ID[i], c.IDIsString[i]}
+		if p, ok := byKey[k]; ok {
+			return p
+		}
+		p := &preProfile{Assembled: Assembled{
+			Pid: k.pid, ID: k.id, IDIsString: k.isStr,
+			HasSamples: true, HasTimeDeltas: true,
+			Lines: []int32{}, Columns: []int32{},
+		}}
+		byKey[k] = p
+		if _, ok := byPid[k.pid]; !ok {
+			pids = append(pids, k.pid)
+		}
+		byPid[k.pid] = append(byPid[k.pid], p)
+		return p
+	}
+	for i := range c.Len() {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		p := get(i)
+		switch c.Kind[i] {
+		case core.ChunkProfile:
+			// DevTools starts the profile at the event's ts, not at args.data.startTime (another clock).
+			p.StartTime = c.Ts[i]
+			if math.IsNaN(p.StartTime) {
+				p.StartTime = 0
+				if v := c.DataStartTime[i]; !math.IsNaN(v) {
+					p.StartTime = v
+				}
+				w.Addf("Profile event %d has no numeric ts; its profile starts at %g", c.Event[i], p.StartTime)
+			}
+			p.Tid, p.hasThread = c.Tid[i], true
+			if src := tr.Strings.Get(c.Source[i]); validSource(src) {
+				p.Source = c.Source[i]
+			}
+		case core.ChunkWhole:
+			wholeProfile(c, i, p)
+		case core.ChunkData:
+			appendChunk(tr, c, i, p)
+		}
+	}
+
+	var out []Assembled
+	threadOf := map[threadKey]core.ThreadID{}
+	for i, t := range tr.Threads {
+		threadOf[threadKey{t.Pid, t.Tid}] = core.ThreadID(i)
+	}
+	for _, pid := range pids {
+		var tids []int64
+		byTid := map[int64][]*preProfile{}
+		for _, p := range byPid[pid] {
+			if !p.hasThread {
+				w.Add(fmt.Sprintf("ProfileChunk with no Profile head (pid %d, id %s): %d samples skipped",
+					pid, tr.Strings.Get(p.ID), len(p.Samples)), 1)
+				continue
+			}
+			if p.mismatched > 0 {
+				w.Add(fmt.Sprintf("profile %s (pid %d): %d chunks left samples and time deltas of different lengths; kept as DevTools keeps them (timestamps decide which samples count)",
+					tr.Strings.Get(p.ID), pid, p.mismatched), 1)
+			}
+			if _, ok := byTid[p.Tid]; !ok {
+				tids = append(tids, p.Tid)
+			}
+			byTid[p.Tid] = append(byTid[p.Tid], p)
+		}
+		for _, tid := range tids {
+			cands := byTid[tid]
+			chosen := choose(tr, cands)
+			if len(cands) > 1 {
+				w.Add(fmt.Sprintf("%d more profiles of thread %d (pid %d) not shown: DevTools keeps one per thread",
+					len(cands)-1, tid, pid), 1)
+			}
+			if len(chosen.Nodes) == 0 {
+				w.Add(fmt.Sprintf("profile %s (pid %d, tid %d) has no nodes: skipped", tr.Strings.Get(chosen.ID), pid, tid), 1)
+				continue
+			}
+			a := chosen.Assembled
+			th, ok := threadOf[threadKey{pid, tid}]
+			if !ok {
+				th = core.ThreadID(len(tr.Threads))
+				tr.Threads = append(tr.Threads, core.Thread{Pid: pid, Tid: tid}) // (not reached: heads register their thread)
+				threadOf[threadKey{pid, tid}] = th
+			}
+			a.Thread = th
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// choose picks DevTools' profile for a thread: source Internal first, then Inspector, else the
+// first seen (a .cpuprofile has a single candidate, so the CPU-profile priority never matters).
+func choose(tr *core.Trace, cands []*preProfile) *preProfile {
+	for _, want := range [...]string{"Internal", "Inspector"} {
+		for _, p := range cands {
+			if tr.Strings.Get(p.Source) == want {
+				return p
+			}
+		}
+	}
+	return cands[0]
+}
+
+// wholeProfile handles a CpuProfile event: DevTools replaces the profile's data with the event's
+// cpuProfile object wholesale, and takes the thread from the event.
+func wholeProfile(c *core.RawChunks, i int, p *preProfile) {
+	from, to := c.NodeRange(i)
+	a := &p.Assembled
+	a.Nodes = a.Nodes[:0:0]
+	for n := from; n < to; n++ {
+		a.Nodes = append(a.Nodes, int32(n))
+	}
+	a.HasSamples = c.HasSamples[i]
+	a.Samples = append([]int64(nil), c.SamplesOf(i)...)
+	a.HasTimeDeltas = c.HasProfileTimeDeltas[i]
+	a.TimeDeltas = append([]float64(nil), c.ProfileTimeDeltasOf(i)...)
+	a.HasTimestamps = c.HasTimestamps[i]
+	a.Timestamps = append([]float64(nil), spanFloats(c, c.Timestamps[i])...)
+	a.Legacy = a.HasTimestamps && from < to && c.NodeFlags[from]&core.NodeHasCallFrame == 0
+	a.StartTime = zeroIfNaN(c.ProfileStartTime[i])
+	a.EndTime = zeroIfNaN(c.ProfileEndTime[i])
+	a.Lines, a.Columns = nil, nil
+	if c.HasLines[i] {
+		a.Lines = append([]int32(nil), spanInt32s(c, c.Lines[i])...)
+	}
+	if c.HasColumns[i] {
+		a.Columns = append([]int32(nil), spanInt32s(c, c.Columns[i])...)
+	}
+	a.TraceIDs = nil
+	mergeTraceIDs(c, i, a)
+	p.Tid, p.hasThread = c.Tid[i], true
+}
+
+// appendChunk applies a ProfileChunk the way SamplesHandler does: nodes, samples, deltas, lines
+// and columns are appended; trace ids merged; then, only if samples and deltas still match in
+// count, the end time is computed (once) and the source taken.
+func appendChunk(tr *core.Trace, c *core.RawChunks, i int, p *preProfile) {
+	a := &p.Assembled
+	from, to := c.NodeRange(i)
+	for n := from; n < to; n++ {
+		a.Nodes = append(a.Nodes, int32(n))
+	}
+	samples := c.SamplesOf(i)
+	if a.HasSamples {
+		a.Samples = append(a.Samples, samples...)
+	}
+	if a.HasTimeDeltas {
+		a.TimeDeltas = append(a.TimeDeltas, c.TimeDeltasOf(i)...)
+	}
+	// Chunks without lines or columns count as zeros, one per sample.
+	if a.Lines != nil {
+		if c.HasLines[i] {
+			a.Lines = append(a.Lines, spanInt32s(c, c.Lines[i])...)
+		} else {
+			a.Lines = append(a.Lines, make([]int32, len(samples))...)
+		}
+	}
+	if a.Columns != nil {
+		if c.HasColumns[i] {
+			a.Columns = append(a.Columns, spanInt32s(c, c.Columns[i])...)
+		} else {
+			a.Columns = append(a.Columns, make([]int32, len(samples))...)
+		}
+	}
+	mergeTraceIDs(c, i, a)
+	if a.HasSamples && a.HasTimeDeltas && len(a.Samples) != len(a.TimeDeltas) {
+		// DevTools logs "Failed to parse CPU profile." and returns here, after appending.
+		p.mismatched++
+		return
+	}
+	if (a.EndTime == 0 || math.IsNaN(a.EndTime)) && a.HasTimeDeltas {
+		end := a.StartTime
+		for _, d := range a.TimeDeltas {
+			end += d
+		}
+		a.EndTime = end
+	}
+	if src := tr.Strings.Get(c.Source[i]); validSource(src) {
+		a.Source = c.Source[i]
+	}
+}
+
+func mergeTraceIDs(c *core.RawChunks, i int, a *Assembled) {
+	s := c.TraceIDs[i]
+	if s.Len == 0 {
+		return
+	}
+	if a.TraceIDs == nil {
+		a.TraceIDs = map[int64]int64{}
+	}
+	for j := s.Off; j < s.Off+s.Len; j++ {
+		a.TraceIDs[c.TraceIDKey[j]] = c.TraceIDNode[j]
+	}
+}
+
+func spanFloats(c *core.RawChunks, s core.Span) []float64 { return c.Deltas[s.Off : s.Off+s.Len] }
+func spanInt32s(c *core.RawChunks, s core.Span) []int32  { return c.Positions[s.Off : s.Off+s.Len] }
+
+func zeroIfNaN(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}

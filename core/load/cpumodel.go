@@ -1,0 +1,417 @@
+package load
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"flamedesk/core"
+)
+
+// BuildModel builds DevTools' CPU profile model (CPUProfileDataModel) of one assembled profile.
+// Its warnings are dropped: the load that made tr has reported them.
+func BuildModel(tr *core.Trace, a *Assembled) core.ProfileModel {
+	var w core.Warnings
+	m, _ := buildModel(context.Background(), tr, a, &w)
+	return m
+}
+
+// nodeIndex maps node ids to indexes: a slice when the ids are small and dense (V8 numbers nodes
+// from 1), a map otherwise.
+type nodeIndex struct {
+	dense  []int32
+	sparse map[int64]int32
+}
+
+func newNodeIndex(ids func(yield func(int64) bool), n int) nodeIndex {
+	maxID := int64(-1)
+	dense := true
+	for id := range ids {
+		if id < 0 || id > int64(4*n+1024) {
+			dense = false
+			break
+		}
+		maxID = max(maxID, id)
+	}
+	if dense {
+		d := make([]int32, maxID+1)
+		for i := range d {
+			d[i] = -1
+		}
+		return nodeIndex{dense: d}
+	}
+	return nodeIndex{sparse: make(map[int64]int32, n)}
+}
+
+func (x *nodeIndex) set(id int64, v int32) {
+	if x.sparse != nil {
+		x.sparse[id] = v
+		return
+	}
+	x.dense[id] = v
+}
+
+func (x *nodeIndex) get(id int64) int32 {
+	if x.sparse != nil {
+		if v, ok := x.sparse[id]; ok {
+			return v
+		}
+		return -1
+	}
+	if id >= 0 && id < int64(len(x.dense)) {
+		return x.dense[id]
+	}
+	return -1
+}
+
+// buildModel follows CPUProfileDataModel step by step; the comments name the quirks it keeps.
+func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warnings) (core.ProfileModel, error) {
+	c := &tr.Chunks
+	m := core.ProfileModel{
+		Pid: a.Pid, Tid: a.Tid, Thread: a.Thread, ProfileID: a.ID,
+		ProgramNode: -1, IdleNode: -1, GCNode: -1,
+	}
+	nodes := a.Nodes
+	n := len(nodes)
+	if n == 0 {
+		return m, nil
+	}
+	nodeIDs := func(yield func(int64) bool) {
+		for _, ni := range nodes {
+			if !yield(c.NodeID[ni]) {
+				return
+			}
+		}
+	}
+
+	// Raw nodes by id; a repeated id resolves to its last node, as a JS Map does.
+	byID := newNodeIndex(nodeIDs, n)
+	for j, ni := range nodes {
+		if id := c.NodeID[ni]; id != core.NoNode {
+			byID.set(id, int32(j))
+		}
+	}
+
+	// Children: a profile whose first node has a children array is in the children form; else
+	// the children are rebuilt from the parent links, in node order, after any children a node
+	// already lists. A parent that is not a known node leaves the node out of the tree.
+	var extraOff []int32 // CSR offsets into extraKids by raw position
+	var extraKids []int64
+	if c.NodeFlags[nodes[0]]&core.NodeHasChildren == 0 {
+		count := make([]int32, n+1)
+		for j := 1; j < n; j++ {
+			ni := nodes[j]
+			if c.NodeFlags[ni]&core.NodeHasParent == 0 {
+				continue
+			}
+			if p := byID.get(c.NodeParent[ni]); p >= 0 {
+				count[p+1]++
+			}
+		}
+		for j := 1; j <= n; j++ {
+			count[j] += count[j-1]
+		}
+		extraOff = count
+		extraKids = make([]int64, count[n])
+		fill := append([]int32(nil), count[:n]...)
+		for j := 1; j < n; j++ {
+			ni := nodes[j]
+			if c.NodeFlags[ni]&core.NodeHasParent == 0 {
+				continue
+			}
+			if p := byID.get(c.NodeParent[ni]); p >= 0 {
+				extraKids[fill[p]] = c.NodeID[ni]
+				fill[p]++
+			}
+		}
+	}
+	kids := func(j int32, yield func(int64)) {
+		for _, id := range c.ChildrenOf(int(nodes[j])) {
+			yield(id)
+		}
+		if extraOff != nil {
+			for _, id := range extraKids[extraOff[j]:extraOff[j+1]] {
+				yield(id)
+			}
+		}
+	}
+
+	// Depth-first walk with an explicit stack, popping the last child first: the model's node
+	// order (and the order of the root's children, which decides the meta nodes) is DevTools'.
+	// Each raw node is visited once; DevTools would loop forever on a cycle of children.
+	m.NodeID = make([]int64, 0, n)
+	m.NodeParent = make([]int32, 0, n)
+	m.NodeDepth = make([]int32, 0, n)
+	m.NodeFrame = make([]core.FrameID, 0, n)
+	visited := make([]bool, n)
+	modelOf := newNodeIndex(nodeIDs, n)
+	add := func(j, parent int32) int32 {
+		mi := int32(len(m.NodeID))
+		ni := nodes[j]
+		depth := int32(-1)
+		if parent >= 0 {
+			depth = m.NodeDepth[parent] + 1
+		}
+		m.NodeID = append(m.NodeID, c.NodeID[ni])
+		m.NodeParent = append(m.NodeParent, parent)
+		m.NodeDepth = append(m.NodeDepth, depth)
+		m.NodeFrame = append(m.NodeFrame, c.NodeFrame[ni])
+		if id := c.NodeID[ni]; id != core.NoNode {
+			modelOf.set(id, mi)
+		}
+		visited[j] = true
+		return mi
+	}
+	add(0, -1)
+	type item struct{ raw, parent int32 }
+	var stack []item
+	push := func(j, parent int32) {
+		kids(j, func(id int64) { stack = append(stack, item{byID.get(id), parent}) })
+	}
+	push(0, 0)
+	revisits := 0
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.raw < 0 {
+			continue
+		}
+		if visited[it.raw] {
+			revisits++
+			continue
+		}
+		mi := add(it.raw, it.parent)
+		push(it.raw, mi)
+		if len(m.NodeID)&0xffff == 0 {
+			if err := ctx.Err(); err != nil {
+				return m, err
+			}
+		}
+	}
+	if revisits > 0 {
+		w.Add(fmt.Sprintf("profile %s (pid %d): %d links to nodes already in the tree (cycles or shared children) ignored",
+			tr.Strings.Get(a.ID), a.Pid, revisits), 1)
+	}
+	if dropped := n - len(m.NodeID); dropped > 0 {
+		w.Add(fmt.Sprintf("profile %s (pid %d): %d nodes not connected to the root left out, as DevTools does",
+			tr.Strings.Get(a.ID), a.Pid, dropped), 1)
+	}
+
+	if err := modelSamples(ctx, tr, a, &m, &modelOf, w); err != nil {
+		return m, err
+	}
+	findMetaNodes(tr, &m)
+	fixMissingSamples(&m)
+
+	if len(a.TraceIDs) > 0 {
+		m.TraceIDNode = make(map[int64]int32, len(a.TraceIDs))
+		for tid, id := range a.TraceIDs {
+			m.TraceIDNode[tid] = modelOf.get(id)
+		}
+	}
+	return m, nil
+}
+
+// modelSamples maps the samples to model nodes (-1 for an unknown id), computes their timestamps,
+// stable-sorts both by time, and appends the extrapolated end timestamp.
+func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.ProfileModel, modelOf *nodeIndex, w *core.Warnings) error {
+	startMs, endMs := a.StartTime/1000, a.EndTime/1000
+	if a.Legacy {
+		startMs, endMs = a.StartTime*1000, a.EndTime*1000 // seconds
+	}
+	m.StartTime, m.EndTime = startMs*1000, endMs*1000
+	if !a.HasSamples || len(a.Samples) == 0 {
+		m.Timestamps = []float64{m.EndTime}
+		return nil
+	}
+
+	// Timestamps in µs: cumulative deltas from the start, or absolute ones.
+	var ts []float64
+	explicitEnd := math.NaN()
+	switch {
+	case a.HasTimeDeltas && !a.Legacy:
+		ts = make([]float64, len(a.TimeDeltas), len(a.TimeDeltas)+1)
+		t := a.StartTime
+		for i, d := range a.TimeDeltas {
+			t += d
+			ts[i] = t
+		}
+	case a.HasTimestamps:
+		ts = make([]float64, len(a.Timestamps), len(a.Timestamps)+1)
+		copy(ts, a.Timestamps)
+		if len(ts) == len(a.Samples)+1 {
+			// The legacy format stores one more timestamp than samples: the end of the last
+			// sample. DevTools pairs it with a sample that does not exist and extrapolates past
+			// it; we take it as the end.
+			explicitEnd = ts[len(ts)-1] / 1000
+			ts = ts[:len(ts)-1]
+		}
+	case a.Legacy:
+		// No timestamps at all: DevTools spreads the samples evenly over the profile.
+		ts = make([]float64, len(a.Samples), len(a.Samples)+1)
+		step := (endMs - startMs) / float64(len(a.Samples))
+		for i := range ts {
+			ts[i] = (startMs + float64(i)*step) * 1000
+		}
+	}
+	if len(a.Samples) != len(ts) {
+		// Only the samples that have a timestamp count (DevTools sorts by the timestamps'
+		// indexes); timestamps without a sample are holes.
+		w.Add(fmt.Sprintf("profile %s (pid %d): %d samples but %d timestamps; the extra %s",
+			tr.Strings.Get(a.ID), a.Pid, len(a.Samples), len(ts), extraWhat(len(a.Samples), len(ts))), 1)
+	}
+	ns := len(ts)
+	samples := make([]int32, ns)
+	for i := range samples {
+		samples[i] = -1
+		if i < len(a.Samples) {
+			samples[i] = modelOf.get(a.Samples[i])
+		}
+		if i&0xfffff == 0xfffff {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+
+	if !slices.IsSorted(ts) {
+		stableSortByTime(samples, ts)
+	}
+
+	if ns == 0 {
+		m.Timestamps = []float64{m.EndTime}
+		return nil
+	}
+	// DevTools holds timestamps in ms: converting there and back is not always exact, and the
+	// ProfileCalls it makes carry the round-tripped values, so we keep those.
+	for i, t := range ts {
+		ts[i] = t / 1000
+	}
+	last := ts[ns-1]
+	if last != last {
+		last = 0 // timestamps.at(-1) || 0
+	}
+	var endT float64
+	if explicitEnd == explicitEnd {
+		endT = explicitEnd
+	} else {
+		endT = last + (last-ts[0])/float64(ns-1)
+	}
+	ts = append(ts, endT)
+	if t0 := ts[0]; t0 != 0 && t0 == t0 {
+		startMs = t0
+	}
+	if te := ts[ns]; te != 0 && te == te {
+		endMs = te
+	}
+	for i, t := range ts {
+		ts[i] = t * 1000
+	}
+	m.Samples, m.Timestamps = samples, ts
+	m.StartTime, m.EndTime = startMs*1000, endMs*1000
+	return nil
+}
+
+func extraWhat(samples, stamps int) string {
+	if samples > stamps {
+		return "samples are dropped"
+	}
+	return "timestamps are holes"
+}
+
+// stableSortByTime reorders samples and ts by time, keeping the file order of equal times.
+func stableSortByTime(samples []int32, ts []float64) {
+	type pair struct {
+		t float64
+		i int32
+	}
+	ps := make([]pair, len(ts))
+	for i, t := range ts {
+		ps[i] = pair{t, int32(i)}
+	}
+	// Sorting by (time, index) with the fast unstable sort gives the stable order; NaN times
+	// (hostile input only) sort last.
+	slices.SortFunc(ps, func(a, b pair) int {
+		an, bn := a.t != a.t, b.t != b.t
+		switch {
+		case an && bn:
+		case an:
+			return 1
+		case bn:
+			return -1
+		default:
+			if c := cmp.Compare(a.t, b.t); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	old := append([]int32(nil), samples...)
+	for k, p := range ps {
+		ts[k] = p.t
+		samples[k] = old[p.i]
+	}
+}
+
+// findMetaNodes finds (garbage collector), (program) and (idle) among the root's children, in
+// model order, by exact name; a later duplicate replaces an earlier one until all three are found.
+func findMetaNodes(tr *core.Trace, m *core.ProfileModel) {
+	gc, _ := tr.Strings.Lookup("(garbage collector)")
+	program, _ := tr.Strings.Lookup("(program)")
+	idle, _ := tr.Strings.Lookup("(idle)")
+	for i := 1; i < len(m.NodeID); i++ {
+		if m.GCNode >= 0 && m.ProgramNode >= 0 && m.IdleNode >= 0 {
+			break
+		}
+		if m.NodeParent[i] != 0 {
+			continue
+		}
+		switch tr.Frames[m.NodeFrame[i]].FunctionName {
+		case 0:
+		case gc:
+			m.GCNode = int32(i)
+		case program:
+			m.ProgramNode = int32(i)
+		case idle:
+			m.IdleNode = int32(i)
+		}
+	}
+}
+
+// fixMissingSamples is DevTools' workaround for V8 failing to walk the stack: a lone (program)
+// sample between two samples under the same top-level function takes the previous sample's node.
+// The loop is DevTools' own, quirks included: after a hole it skips ahead without moving its
+// previous/current pair, and it compares the replaced sample's original node as the next
+// "previous".
+func fixMissingSamples(m *core.ProfileModel) {
+	s := m.Samples
+	if m.ProgramNode < 0 || len(s) < 3 {
+		return
+	}
+	// bottom[i]: the depth-0 ancestor of node i (the root for the root).
+	bottom := make([]int32, len(m.NodeID))
+	for i := range bottom {
+		switch p := m.NodeParent[i]; {
+		case p < 0:
+			bottom[i] = int32(i)
+		case m.NodeParent[p] < 0:
+			bottom[i] = int32(i)
+		default:
+			bottom[i] = bottom[p]
+		}
+	}
+	system := func(n int32) bool { return n == m.ProgramNode || n == m.GCNode || n == m.IdleNode }
+	prev, cur := s[0], s[1]
+	for i := 1; i < len(s)-1; i++ {
+		next := s[i+1]
+		if prev < 0 || next < 0 {
+			continue
+		}
+		if cur == m.ProgramNode && !system(prev) && !system(next) && bottom[prev] == bottom[next] {
+			s[i] = prev
+		}
+		prev, cur = cur, next
+	}
+}

@@ -1,0 +1,656 @@
+package load
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"flamedesk/core"
+)
+
+// beginPending starts collecting profile data at the current ends of the RawChunks arenas.
+func (l *loader) beginPending() {
+	c := l.ch
+	nan := math.NaN()
+	l.pend = pending{
+		mark: chunkMark{
+			nodes:     len(c.NodeID),
+			children:  len(c.Children),
+			samples:   len(c.SampleIDs),
+			deltas:    len(c.Deltas),
+			positions: len(c.Positions),
+			traceIDs:  len(c.TraceIDKey),
+		},
+		dataStart: nan, dataEnd: nan, profStart: nan, profEnd: nan,
+		source: l.pend.source[:0],
+	}
+}
+
+// rollback drops the profile data collected since beginPending.
+func (l *loader) rollback() {
+	c, m := l.ch, l.pend.mark
+	if len(c.NodeID) > m.nodes {
+		c.NodeID = c.NodeID[:m.nodes]
+		c.NodeParent = c.NodeParent[:m.nodes]
+		c.NodeFrame = c.NodeFrame[:m.nodes]
+		c.NodeFlags = c.NodeFlags[:m.nodes]
+		c.NodeChildren = c.NodeChildren[:m.nodes]
+	}
+	c.Children = c.Children[:m.children]
+	c.SampleIDs = c.SampleIDs[:m.samples]
+	c.Deltas = c.Deltas[:m.deltas]
+	c.Positions = c.Positions[:m.positions]
+	c.TraceIDKey = c.TraceIDKey[:m.traceIDs]
+	c.TraceIDNode = c.TraceIDNode[:m.traceIDs]
+	l.beginPending()
+}
+
+// commitChunk appends a record for the pending profile data.
+func (l *loader) commitChunk(kind core.ChunkKind, ph byte, pid, tid int64, id core.StrID, idIsString bool, ts float64) {
+	c, p := l.ch, &l.pend
+	c.Kind = append(c.Kind, kind)
+	c.Event = append(c.Event, int32(min(l.nEvents-1, math.MaxInt32)))
+	c.Ph = append(c.Ph, ph)
+	c.Pid = append(c.Pid, pid)
+	c.Tid = append(c.Tid, tid)
+	c.ID = append(c.ID, id)
+	c.IDIsString = append(c.IDIsString, idIsString)
+	c.Ts = append(c.Ts, ts)
+	c.DataStartTime = append(c.DataStartTime, p.dataStart)
+	c.DataEndTime = append(c.DataEndTime, p.dataEnd)
+	c.ProfileStartTime = append(c.ProfileStartTime, p.profStart)
+	c.ProfileEndTime = append(c.ProfileEndTime, p.profEnd)
+	var src core.StrID
+	if len(p.source) > 0 {
+		src = l.strs.InternBytes(p.source)
+	}
+	c.Source = append(c.Source, src)
+	p.nodes = core.Span{Off: uint32(p.mark.nodes), Len: uint32(len(c.NodeID) - p.mark.nodes)}
+	c.Nodes = append(c.Nodes, p.nodes)
+	c.Samples = append(c.Samples, p.samples)
+	c.HasSamples = append(c.HasSamples, p.hasSamples)
+	c.TimeDeltas = append(c.TimeDeltas, p.td)
+	c.HasTimeDeltas = append(c.HasTimeDeltas, p.hasTD)
+	c.ProfileTimeDeltas = append(c.ProfileTimeDeltas, p.ptd)
+	c.HasProfileTimeDeltas = append(c.HasProfileTimeDeltas, p.hasPTD)
+	c.Timestamps = append(c.Timestamps, p.ts)
+	c.HasTimestamps = append(c.HasTimestamps, p.hasTS)
+	c.Lines = append(c.Lines, p.lines)
+	c.HasLines = append(c.HasLines, p.hasLines)
+	c.Columns = append(c.Columns, p.cols)
+	c.HasColumns = append(c.HasColumns, p.hasCols)
+	c.TraceIDs = append(c.TraceIDs, p.traceIDs)
+	l.beginPending()
+}
+
+// isProfileKey tells the keys that make a top-level object a .cpuprofile.
+func isProfileKey(k []byte) bool {
+	switch string(k) {
+	case "nodes", "head":
+		return true
+	}
+	return false
+}
+
+// cpuProfile reads an args.data.cpuProfile object into the pending chunk.
+func (l *loader) cpuProfile() error {
+	s := l.s
+	empty, err := s.objectStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		if err := l.profileKey(k); err != nil {
+			return err
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// profileKey reads the value of one member of a CPU profile object (a cpuProfile in a trace event,
+// or a whole .cpuprofile) into the pending chunk, skipping what is not used.
+func (l *loader) profileKey(k []byte) error {
+	s, p := l.s, &l.pend
+	switch string(k) {
+	case "nodes":
+		kind, err := s.valueKind()
+		if err != nil {
+			return err
+		}
+		if kind != kindArray {
+			return s.skip()
+		}
+		empty, err := s.arrayStart()
+		if err != nil {
+			return err
+		}
+		for more := !empty; more; {
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindObject {
+				if _, err := l.node(0); err != nil {
+					return err
+				}
+			} else {
+				l.w.badNodeIDs++
+				if err := s.skip(); err != nil {
+					return err
+				}
+			}
+			more, err = s.arrayNext()
+			if err != nil {
+				return err
+			}
+		}
+	case "head":
+		kind, err := s.valueKind()
+		if err != nil {
+			return err
+		}
+		if kind != kindObject {
+			return s.skip()
+		}
+		if _, err := l.node(1); err != nil {
+			return err
+		}
+	case "samples":
+		ok, err := l.int64Array(&l.ch.SampleIDs, &p.samples, &l.w.badSampleIDs)
+		if err != nil {
+			return err
+		}
+		p.hasSamples = p.hasSamples || ok
+	case "timeDeltas":
+		ok, err := l.floatArray(&p.ptd)
+		if err != nil {
+			return err
+		}
+		p.hasPTD = p.hasPTD || ok
+	case "timestamps":
+		ok, err := l.floatArray(&p.ts)
+		if err != nil {
+			return err
+		}
+		p.hasTS = p.hasTS || ok
+	case "startTime":
+		v, ok, err := s.number()
+		if err != nil {
+			return err
+		}
+		if ok {
+			p.profStart = v
+		}
+	case "endTime":
+		v, ok, err := s.number()
+		if err != nil {
+			return err
+		}
+		if ok {
+			p.profEnd = v
+		}
+	case "trace_ids":
+		return l.traceIDs()
+	default:
+		return s.skip()
+	}
+	return nil
+}
+
+// frameFields collects a call frame's members as they come.
+type frameFields struct {
+	fn, url, script, codeType core.StrID
+	hasScript                 bool
+	line, col                 float64
+	hasLine, hasCol           bool
+}
+
+// node reads one profile node and appends it to the node columns. depth is 0 for the elements of
+// a "nodes" array (children are ids); from 1 on it is the nesting level of the legacy "head" tree,
+// whose children are node objects, appended in pre-order as DevTools flattens them.
+func (l *loader) node(depth int) (int, error) {
+	s, c := l.s, l.ch
+	if depth > maxDepth {
+		return 0, s.errorf("profile head nested deeper than %d levels", maxDepth)
+	}
+	n := len(c.NodeID)
+	c.NodeID = append(c.NodeID, core.NoNode)
+	c.NodeParent = append(c.NodeParent, core.NoNode)
+	c.NodeFrame = append(c.NodeFrame, 0)
+	c.NodeFlags = append(c.NodeFlags, 0)
+	c.NodeChildren = append(c.NodeChildren, core.Span{})
+	var (
+		flags    uint8
+		cf, flat frameFields
+	)
+	empty, err := s.objectStart()
+	if err != nil {
+		return n, err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return n, err
+		}
+		switch string(k) {
+		case "id":
+			v, ok, err := s.integer()
+			if err != nil {
+				return n, err
+			}
+			if ok {
+				c.NodeID[n] = v
+			} else {
+				c.NodeID[n] = core.NoNode
+				l.w.badNodeIDs++
+			}
+		case "parent":
+			kind, err := s.valueKind()
+			if err != nil {
+				return n, err
+			}
+			if kind == kindLiteral {
+				if err := s.skip(); err != nil { // null: no parent
+					return n, err
+				}
+				break
+			}
+			v, ok, err := s.integer()
+			if err != nil {
+				return n, err
+			}
+			if ok {
+				c.NodeParent[n] = v
+				flags |= core.NodeHasParent
+			} else {
+				l.w.badNodeIDs++
+			}
+		case "children":
+			var span core.Span
+			var ok bool
+			if depth == 0 {
+				ok, err = l.int64Array(&c.Children, &span, &l.w.badNodeIDs)
+			} else {
+				ok, err = l.headChildren(depth, &span)
+			}
+			if err != nil {
+				return n, err
+			}
+			if ok {
+				c.NodeChildren[n] = span
+				flags |= core.NodeHasChildren
+			}
+		case "callFrame":
+			kind, err := s.valueKind()
+			if err != nil {
+				return n, err
+			}
+			if kind != kindObject {
+				if err := s.skip(); err != nil {
+					return n, err
+				}
+				break
+			}
+			flags |= core.NodeHasCallFrame
+			if err := l.callFrame(&cf); err != nil {
+				return n, err
+			}
+		case "functionName", "url", "scriptId", "lineNumber", "columnNumber", "codeType":
+			if err := l.frameField(&flat, k); err != nil {
+				return n, err
+			}
+		default:
+			if err := s.skip(); err != nil {
+				return n, err
+			}
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return n, err
+		}
+	}
+	c.NodeFlags[n] = flags
+	if flags&core.NodeHasCallFrame != 0 {
+		c.NodeFrame[n] = l.frame(&cf, false)
+	} else {
+		c.NodeFrame[n] = l.frame(&flat, true)
+	}
+	return n, nil
+}
+
+// headChildren reads the children of a legacy head node (node objects), and stores their ids in
+// the Children arena once they are all read.
+func (l *loader) headChildren(depth int, span *core.Span) (bool, error) {
+	s, c := l.s, l.ch
+	kind, err := s.valueKind()
+	if err != nil {
+		return false, err
+	}
+	if kind != kindArray {
+		return false, s.skip()
+	}
+	var kids []int
+	empty, err := s.arrayStart()
+	if err != nil {
+		return false, err
+	}
+	for more := !empty; more; {
+		if kind, err := s.valueKind(); err != nil {
+			return false, err
+		} else if kind == kindObject {
+			k, err := l.node(depth + 1)
+			if err != nil {
+				return false, err
+			}
+			kids = append(kids, k)
+		} else if err := s.skip(); err != nil {
+			return false, err
+		}
+		more, err = s.arrayNext()
+		if err != nil {
+			return false, err
+		}
+	}
+	*span = core.Span{Off: uint32(len(c.Children)), Len: uint32(len(kids))}
+	for _, k := range kids {
+		c.Children = append(c.Children, c.NodeID[k])
+	}
+	return true, nil
+}
+
+func (l *loader) callFrame(cf *frameFields) error {
+	s := l.s
+	empty, err := s.objectStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		if err := l.frameField(cf, k); err != nil {
+			return err
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// frameField reads one call frame member.
+func (l *loader) frameField(f *frameFields, k []byte) error {
+	s := l.s
+	switch string(k) {
+	case "functionName", "url", "codeType":
+		// k points into the window, which reading the value may move: pick the field first.
+		dst := &f.codeType
+		switch k[0] {
+		case 'f':
+			dst = &f.fn
+		case 'u':
+			dst = &f.url
+		}
+		kind, err := s.valueKind()
+		if err != nil {
+			return err
+		}
+		if kind != kindString {
+			return s.skip()
+		}
+		v, err := s.str0()
+		if err != nil {
+			return err
+		}
+		*dst = l.strs.InternBytes(v)
+	case "scriptId":
+		kind, err := s.valueKind()
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case kindString:
+			v, err := s.str0()
+			if err != nil {
+				return err
+			}
+			f.script, f.hasScript = l.strs.InternBytes(v), true
+		case kindNumber:
+			v, ok, err := s.number()
+			if err != nil {
+				return err
+			}
+			if ok {
+				// DevTools turns the id into a string: String(5) is "5".
+				var b [32]byte
+				f.script, f.hasScript = l.strs.InternBytes(strconv.AppendFloat(b[:0], v, 'f', -1, 64)), true
+			}
+		default:
+			return s.skip()
+		}
+	case "lineNumber", "columnNumber":
+		isLine := k[0] == 'l'
+		v, ok, err := s.number()
+		if err != nil {
+			return err
+		}
+		if isLine {
+			f.line, f.hasLine = v, ok
+		} else {
+			f.col, f.hasCol = v, ok
+		}
+	default:
+		return s.skip()
+	}
+	return nil
+}
+
+// missingScriptID is the scriptId of a frame without one: DevTools' String(undefined).
+const missingScriptID = "undefined"
+
+// frame interns a call frame with DevTools' defaults: no url is "", no line or column is -1, the
+// scriptId is a string. flat frames (members on the node itself, the legacy format) hold 1-based
+// positions, which DevTools shifts down by one.
+func (l *loader) frame(f *frameFields, flat bool) core.FrameID {
+	cf := core.CallFrame{FunctionName: f.fn, URL: f.url, CodeType: f.codeType, Line: -1, Column: -1}
+	if f.hasScript {
+		cf.ScriptID = f.script
+	} else {
+		cf.ScriptID = l.strs.Intern(missingScriptID)
+	}
+	shift := 0.0
+	if flat {
+		shift = 1
+	}
+	if f.hasLine {
+		cf.Line = clampInt32(f.line - shift)
+	}
+	if f.hasCol {
+		cf.Column = clampInt32(f.col - shift)
+	}
+	return l.internFrame(cf)
+}
+
+func clampInt32(v float64) int32 {
+	switch {
+	case v != v:
+		return -1
+	case v >= math.MaxInt32:
+		return math.MaxInt32
+	case v <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int32(v)
+}
+
+// traceIDs reads cpuProfile.trace_ids, an object from trace id (as a key) to node id.
+func (l *loader) traceIDs() error {
+	s, c, p := l.s, l.ch, &l.pend
+	kind, err := s.valueKind()
+	if err != nil {
+		return err
+	}
+	if kind != kindObject {
+		return s.skip()
+	}
+	off := len(c.TraceIDKey)
+	empty, err := s.objectStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		key, kerr := strconv.ParseFloat(string(k), 64)
+		v, ok, err := s.integer()
+		if err != nil {
+			return err
+		}
+		if kerr != nil || !ok || key != math.Trunc(key) || math.Abs(key) > 1<<63 {
+			l.w.badTraceIDs++
+		} else {
+			c.TraceIDKey = append(c.TraceIDKey, int64(key))
+			c.TraceIDNode = append(c.TraceIDNode, v)
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return err
+		}
+	}
+	p.traceIDs = core.Span{Off: uint32(off), Len: uint32(len(c.TraceIDKey) - off)}
+	return nil
+}
+
+// floatArray reads an array of numbers into the Deltas arena; elements that are not numbers
+// become 0 and are counted. present is false (the value skipped) when it is not an array.
+func (l *loader) floatArray(span *core.Span) (present bool, err error) {
+	s, c := l.s, l.ch
+	kind, err := s.valueKind()
+	if err != nil {
+		return false, err
+	}
+	if kind != kindArray {
+		return false, s.skip()
+	}
+	off := len(c.Deltas)
+	empty, err := s.arrayStart()
+	if err != nil {
+		return false, err
+	}
+	for more := !empty; more; {
+		v, ok, err := s.number()
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			v = 0
+			l.w.badDeltas++
+		}
+		c.Deltas = append(c.Deltas, v)
+		more, err = s.arrayNext()
+		if err != nil {
+			return false, err
+		}
+	}
+	*span = core.Span{Off: uint32(off), Len: uint32(len(c.Deltas) - off)}
+	return true, nil
+}
+
+// int64Array reads an array of integers into dst; elements that are not integers become
+// core.NoNode and are counted in bad.
+func (l *loader) int64Array(dst *[]int64, span *core.Span, bad *int) (present bool, err error) {
+	s := l.s
+	kind, err := s.valueKind()
+	if err != nil {
+		return false, err
+	}
+	if kind != kindArray {
+		return false, s.skip()
+	}
+	a := *dst
+	off := len(a)
+	defer func() { *dst = a }()
+	empty, err := s.arrayStart()
+	if err != nil {
+		return false, err
+	}
+	for more := !empty; more; {
+		v, ok, err := s.integer()
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			v = core.NoNode
+			*bad++
+		}
+		a = append(a, v)
+		more, err = s.arrayNext()
+		if err != nil {
+			return false, err
+		}
+	}
+	*span = core.Span{Off: uint32(off), Len: uint32(len(a) - off)}
+	return true, nil
+}
+
+// int32Array reads an array of line or column numbers into the Positions arena.
+func (l *loader) int32Array(span *core.Span) (present bool, err error) {
+	s, c := l.s, l.ch
+	kind, err := s.valueKind()
+	if err != nil {
+		return false, err
+	}
+	if kind != kindArray {
+		return false, s.skip()
+	}
+	off := len(c.Positions)
+	empty, err := s.arrayStart()
+	if err != nil {
+		return false, err
+	}
+	for more := !empty; more; {
+		v, ok, err := s.number()
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			v = 0
+		}
+		c.Positions = append(c.Positions, clampInt32(v))
+		more, err = s.arrayNext()
+		if err != nil {
+			return false, err
+		}
+	}
+	*span = core.Span{Off: uint32(off), Len: uint32(len(c.Positions) - off)}
+	return true, nil
+}
+
+// finishCPUProfile files a .cpuprofile as DevTools' TimelineLoader does: one CpuProfile event on
+// pid 1, tid 1 with id "0x1", whose ts is the profile's startTime.
+func (l *loader) finishCPUProfile() error {
+	p := &l.pend
+	if p.mark.nodes == len(l.ch.NodeID) {
+		return fmt.Errorf("cpuprofile: the profile has no nodes")
+	}
+	l.tr.Kind = core.InputCPUProfile
+	l.nEvents = 1
+	ts := p.profStart
+	if p.hasTS && !p.hasPTD {
+		// The legacy head form has its start and end in seconds.
+		ts *= 1e6
+	}
+	l.thread(1, 1)
+	l.commitChunk(core.ChunkWhole, 'X', 1, 1, l.strs.Intern("0x1"), true, ts)
+	return nil
+}

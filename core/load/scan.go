@@ -1,0 +1,804 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+const (
+	// maxDepth caps JSON nesting. Real traces nest a few levels; a legacy profile head nests as deep
+	// as the JS stack. Deeper input is refused instead of exhausting memory or the goroutine stack.
+	maxDepth = 10000
+	// maxToken caps one string or number. A token must sit whole in the buffer; anything longer
+	// than this is not a trace.
+	maxToken = 256 << 20
+	// readSize is how much the scanner asks its source for at a time.
+	readSize = 1 << 20
+	// maxCapture caps the raw args kept for one event; longer args are not kept (with a warning).
+	maxCapture = 1 << 20
+)
+
+// errTruncated reports input that ends inside a value.
+var errTruncated = errors.New("unexpected end of input")
+
+// syntaxError is a JSON error at a byte offset of the decompressed stream.
+type syntaxError struct {
+	off int64
+	msg string
+}
+
+func (e *syntaxError) Error() string { return fmt.Sprintf("byte %d: %s", e.off, e.msg) }
+
+// scanner is a pull JSON tokenizer over a refillable window of its source: memory stays at the
+// size of the largest token (or captured args) whatever the size of the input, so gigabytes of
+// whitespace or a gzip bomb cost a bounded buffer, not the whole file.
+type scanner struct {
+	src  io.Reader
+	ctx  context.Context
+	buf  []byte
+	pos  int   // next unread byte
+	end  int   // buf[:end] holds data
+	base int64 // stream offset of buf[0]
+	eof  bool
+	err  error // first error of src other than io.EOF, or the context's
+
+	// Capture copies the bytes of one value (an event's args) as they are scanned, so that they
+	// can be kept without a second pass. Bytes leave the window only through fill, which flushes
+	// buf[capFrom:keep] into capOut first.
+	capOn   bool
+	capFrom int
+	capOut  []byte
+	capOver bool
+
+	str     []byte // scratch for strings with escapes
+	badUTF8 int    // strings repaired because of invalid UTF-8
+}
+
+func newScanner(ctx context.Context, src io.Reader, initial []byte) *scanner {
+	s := &scanner{src: src, ctx: ctx}
+	s.buf = make([]byte, max(readSize, len(initial)+readSize))
+	s.end = copy(s.buf, initial)
+	if src == nil {
+		s.eof = true
+	}
+	return s
+}
+
+// newBytesScanner scans b in place; b must not change while the scanner is in use.
+func newBytesScanner(b []byte) *scanner {
+	return &scanner{buf: b, end: len(b), eof: true, ctx: context.Background()}
+}
+
+// offset is the stream offset of the next unread byte.
+func (s *scanner) offset() int64 { return s.base + int64(s.pos) }
+
+func (s *scanner) errorf(format string, args ...any) error {
+	return &syntaxError{off: s.offset(), msg: fmt.Sprintf(format, args...)}
+}
+
+// fill reads more input, keeping buf[keep:] (keep <= pos). It returns by how much indexes into
+// buf moved down, and false when the source is exhausted.
+func (s *scanner) fill(keep int) (shift int, ok bool) {
+	if s.eof {
+		return 0, false
+	}
+	if s.capOn {
+		s.flushCapture(keep)
+	}
+	if keep > 0 {
+		n := copy(s.buf, s.buf[keep:s.end])
+		s.end = n
+		s.pos -= keep
+		s.base += int64(keep)
+		if s.capOn {
+			s.capFrom -= keep
+		}
+		shift = keep
+	}
+	if len(s.buf)-s.end < readSize/2 {
+		if s.end >= maxToken {
+			s.err = &syntaxError{off: s.base, msg: fmt.Sprintf("a single value is longer than %d MB", maxToken>>20)}
+			s.eof = true
+			return shift, false
+		}
+		nb := make([]byte, max(2*len(s.buf), s.end+readSize))
+		copy(nb, s.buf[:s.end])
+		s.buf = nb
+	}
+	for {
+		if err := s.ctx.Err(); err != nil {
+			s.err, s.eof = err, true
+			return shift, false
+		}
+		n, err := s.src.Read(s.buf[s.end:])
+		s.end += n
+		if err != nil {
+			s.eof = true
+			if err != io.EOF {
+				s.err = err
+			}
+			return shift, n > 0
+		}
+		if n > 0 {
+			return shift, true
+		}
+	}
+}
+
+func (s *scanner) flushCapture(upto int) {
+	if upto <= s.capFrom {
+		return
+	}
+	if !s.capOver {
+		if len(s.capOut)+upto-s.capFrom > maxCapture {
+			s.capOver = true
+			s.capOut = s.capOut[:0]
+		} else {
+			s.capOut = append(s.capOut, s.buf[s.capFrom:upto]...)
+		}
+	}
+	s.capFrom = upto
+}
+
+// startCapture begins copying at the next unread byte.
+func (s *scanner) startCapture() {
+	s.capOn, s.capFrom, s.capOver = true, s.pos, false
+	s.capOut = s.capOut[:0]
+}
+
+// stopCapture ends the capture at the next unread byte and returns what was captured, or nil when
+// it overflowed maxCapture. The result is valid until the next startCapture.
+func (s *scanner) stopCapture() (out []byte, overflow bool) {
+	s.flushCapture(s.pos)
+	s.capOn = false
+	if s.capOver {
+		return nil, true
+	}
+	return s.capOut, false
+}
+
+// peek skips whitespace and returns the next byte without consuming it; ok is false at the end.
+func (s *scanner) peek() (byte, bool) {
+	for {
+		for s.pos < s.end {
+			c := s.buf[s.pos]
+			if c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+				return c, true
+			}
+			s.pos++
+		}
+		if _, ok := s.fill(s.pos); !ok {
+			return 0, false
+		}
+	}
+}
+
+// next consumes the next non-space byte.
+func (s *scanner) next() (byte, bool) {
+	c, ok := s.peek()
+	if ok {
+		s.pos++
+	}
+	return c, ok
+}
+
+// expect consumes byte want or fails.
+func (s *scanner) expect(want byte) error {
+	c, ok := s.peek()
+	if !ok {
+		return s.eofErr()
+	}
+	if c != want {
+		return s.errorf("expected %q, found %s", want, quoteByte(c))
+	}
+	s.pos++
+	return nil
+}
+
+// eofErr is the error for input that ended where a value was due: the source's own error if it
+// had one (a broken gzip stream, a cancelled context), else errTruncated.
+func (s *scanner) eofErr() error {
+	if s.err != nil {
+		return s.err
+	}
+	return errTruncated
+}
+
+func quoteByte(c byte) string {
+	if c >= ' ' && c < 0x7f {
+		return fmt.Sprintf("%q", rune(c))
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+// objectStart consumes '{' and reports whether the object is empty (then '}' is consumed too).
+// Use with nextKey:
+//
+//	empty, err := s.objectStart()
+//	for more := !empty; more; {
+//		key, err := s.key() ... value ...
+//		more, err = s.objectNext()
+//	}
+func (s *scanner) objectStart() (empty bool, err error) {
+	if err := s.expect('{'); err != nil {
+		return false, err
+	}
+	c, ok := s.peek()
+	if !ok {
+		return false, s.eofErr()
+	}
+	if c == '}' {
+		s.pos++
+		return true, nil
+	}
+	return false, nil
+}
+
+// key reads an object key and its colon. The key is valid until the next scanner call.
+func (s *scanner) key() ([]byte, error) {
+	c, ok := s.peek()
+	if !ok {
+		return nil, s.eofErr()
+	}
+	if c != '"' {
+		return nil, s.errorf("expected an object key, found %s", quoteByte(c))
+	}
+	k, err := s.str0()
+	if err != nil {
+		return nil, err
+	}
+	// The key may live in buf; expect(':') can refill and move it. Keys are short: keep a copy
+	// only in that rare case.
+	if s.pos >= s.end || s.buf[s.pos] != ':' {
+		k = append(s.str[:0:0], k...)
+		if err := s.expect(':'); err != nil {
+			return nil, err
+		}
+		return k, nil
+	}
+	s.pos++
+	return k, nil
+}
+
+// objectNext consumes ',' (more members follow) or '}' (the object ended).
+func (s *scanner) objectNext() (more bool, err error) {
+	c, ok := s.next()
+	if !ok {
+		return false, s.eofErr()
+	}
+	switch c {
+	case ',':
+		// A trailing comma before '}' is accepted.
+		c2, ok := s.peek()
+		if !ok {
+			return false, s.eofErr()
+		}
+		if c2 == '}' {
+			s.pos++
+			return false, nil
+		}
+		return true, nil
+	case '}':
+		return false, nil
+	}
+	s.pos--
+	return false, s.errorf("expected ',' or '}' in an object, found %s", quoteByte(c))
+}
+
+// arrayStart consumes '[' and reports whether the array is empty (then ']' is consumed too).
+func (s *scanner) arrayStart() (empty bool, err error) {
+	if err := s.expect('['); err != nil {
+		return false, err
+	}
+	c, ok := s.peek()
+	if !ok {
+		return false, s.eofErr()
+	}
+	if c == ']' {
+		s.pos++
+		return true, nil
+	}
+	return false, nil
+}
+
+// arrayNext consumes ',' or ']'.
+func (s *scanner) arrayNext() (more bool, err error) {
+	c, ok := s.next()
+	if !ok {
+		return false, s.eofErr()
+	}
+	switch c {
+	case ',':
+		c2, ok := s.peek()
+		if !ok {
+			return false, s.eofErr()
+		}
+		if c2 == ']' {
+			s.pos++
+			return false, nil
+		}
+		return true, nil
+	case ']':
+		return false, nil
+	}
+	s.pos--
+	return false, s.errorf("expected ',' or ']' in an array, found %s", quoteByte(c))
+}
+
+// str0 reads a string whose opening quote is the next byte. The result points into buf or into
+// the scratch buffer and is valid until the next scanner call. Invalid UTF-8 is replaced.
+func (s *scanner) str0() ([]byte, error) {
+	s.pos++ // opening quote
+	start := s.pos
+	var hi byte
+	for {
+		i, end, buf := s.pos, s.end, s.buf
+		for i < end {
+			c := buf[i]
+			if c == '"' {
+				out := buf[start:i]
+				s.pos = i + 1
+				if hi >= 0x80 && !utf8.Valid(out) {
+					return s.repairUTF8(out), nil
+				}
+				return out, nil
+			}
+			if c == '\\' {
+				s.pos = i
+				return s.strSlow(start)
+			}
+			hi |= c
+			i++
+		}
+		s.pos = i
+		shift, ok := s.fill(start)
+		start -= shift
+		if !ok {
+			return nil, s.eofErr()
+		}
+	}
+}
+
+// strSlow finishes a string with escapes into s.str; buf[start:pos] is its plain prefix.
+func (s *scanner) strSlow(start int) ([]byte, error) {
+	out := append(s.str[:0], s.buf[start:s.pos]...)
+	for {
+		if s.pos >= s.end {
+			if _, ok := s.fill(s.pos); !ok {
+				return nil, s.eofErr()
+			}
+		}
+		c := s.buf[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			s.str = out
+			if !utf8.Valid(out) {
+				return s.repairUTF8(out), nil
+			}
+			return out, nil
+		case c == '\\':
+			if s.end-s.pos < 6 {
+				// An escape is at most 6 bytes; make sure it is whole.
+				if _, ok := s.fill(s.pos); !ok && s.end-s.pos < 2 {
+					return nil, s.eofErr()
+				}
+			}
+			e := s.buf[s.pos+1]
+			s.pos += 2
+			switch e {
+			case '"', '\\', '/':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, ok := s.hex4()
+				if !ok {
+					return nil, s.errorf("bad \\u escape in a string")
+				}
+				if utf16.IsSurrogate(r) {
+					r2 := utf8.RuneError
+					if s.end-s.pos < 6 {
+						s.fill(s.pos)
+					}
+					if s.end-s.pos >= 6 && s.buf[s.pos] == '\\' && s.buf[s.pos+1] == 'u' {
+						s.pos += 2
+						if lo, ok := s.hex4(); ok {
+							r2 = lo
+						}
+					}
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r = d
+					} else {
+						// A lone surrogate: JS keeps it, UTF-8 cannot; use U+FFFD for both halves.
+						out = utf8.AppendRune(out, utf8.RuneError)
+						r = r2
+						if utf16.IsSurrogate(r) {
+							r = utf8.RuneError
+						}
+					}
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				return nil, s.errorf("bad escape \\%c in a string", e)
+			}
+		default:
+			out = append(out, c)
+			s.pos++
+		}
+	}
+}
+
+func (s *scanner) hex4() (rune, bool) {
+	if s.end-s.pos < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s.buf[s.pos : s.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	s.pos += 4
+	return r, true
+}
+
+func (s *scanner) repairUTF8(b []byte) []byte {
+	s.badUTF8++
+	var out []byte
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n <= 1 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+			b = b[1:]
+			continue
+		}
+		out = append(out, b[:n]...)
+		b = b[n:]
+	}
+	s.str = out
+	return out
+}
+
+// Kinds of JSON values, from their first byte.
+const (
+	kindNone byte = iota
+	kindString
+	kindNumber
+	kindObject
+	kindArray
+	kindLiteral // true, false, null
+)
+
+func kindOf(c byte) byte {
+	switch {
+	case c == '"':
+		return kindString
+	case c == '-' || (c >= '0' && c <= '9'):
+		return kindNumber
+	case c == '{':
+		return kindObject
+	case c == '[':
+		return kindArray
+	case c == 't' || c == 'f' || c == 'n' || c == 'N' || c == 'I':
+		// N and I: NaN and Infinity, which Python's json module writes. They are not JSON, but
+		// treating them as non-numeric values keeps the rest of the file readable.
+		return kindLiteral
+	}
+	return kindNone
+}
+
+// valueKind peeks at the next value's kind.
+func (s *scanner) valueKind() (byte, error) {
+	c, ok := s.peek()
+	if !ok {
+		return kindNone, s.eofErr()
+	}
+	k := kindOf(c)
+	if k == kindNone {
+		return k, s.errorf("expected a value, found %s", quoteByte(c))
+	}
+	return k, nil
+}
+
+// number reads a value that should be a number. ok is false, with the value consumed, when it was
+// another kind of value (a string, null, an object...) or a malformed or non-finite number.
+func (s *scanner) number() (v float64, ok bool, err error) {
+	c, more := s.peek()
+	if !more {
+		return 0, false, s.eofErr()
+	}
+	if kindOf(c) != kindNumber {
+		return 0, false, s.skip()
+	}
+	start := s.pos
+	for {
+		i, end, buf := s.pos, s.end, s.buf
+		for i < end {
+			if numberByte[buf[i]] {
+				i++
+				continue
+			}
+			s.pos = i
+			v, ok := parseNumber(buf[start:i])
+			return v, ok, nil
+		}
+		s.pos = i
+		shift, more := s.fill(start)
+		start -= shift
+		if !more {
+			if s.err != nil {
+				return 0, false, s.err
+			}
+			// A number at the very end of the input is complete.
+			v, ok := parseNumber(s.buf[start:s.pos])
+			return v, ok, nil
+		}
+	}
+}
+
+// numberByte marks the bytes a number token is made of. Letters are included so that NaN,
+// Infinity and other junk that some writers emit where numbers belong is consumed as one token
+// and rejected as a whole.
+var numberByte = func() (t [256]bool) {
+	for _, c := range []byte("0123456789+-.") {
+		t[c] = true
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	return t
+}()
+
+// parseNumber converts a JSON number. Integers of up to 15 digits, the bulk of any trace, take a
+// fast path; the rest go through strconv, which rounds exactly like JavaScript's JSON.parse.
+func parseNumber(b []byte) (float64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	neg := b[0] == '-'
+	d := b
+	if neg {
+		d = b[1:]
+		if len(d) == 0 {
+			return 0, false
+		}
+	}
+	if n := len(d); n > 0 && n <= 15 {
+		var x int64
+		i := 0
+		for ; i < n; i++ {
+			c := d[i]
+			if c < '0' || c > '9' {
+				break
+			}
+			x = x*10 + int64(c-'0')
+		}
+		if i == n {
+			if neg {
+				if x == 0 {
+					return math.Copysign(0, -1), true
+				}
+				return float64(-x), true
+			}
+			return float64(x), true
+		}
+	}
+	if c := d[0]; c < '0' || c > '9' {
+		return 0, false // NaN, Infinity, ".5", "+1"
+	}
+	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), 64)
+	if err != nil || math.IsInf(v, 0) || v != v {
+		return 0, false
+	}
+	return v, true
+}
+
+// integer reads a value that should be an integral number (a node id). ok is false, with the value
+// consumed, for anything else.
+func (s *scanner) integer() (int64, bool, error) {
+	v, ok, err := s.number()
+	if !ok || err != nil {
+		return 0, false, err
+	}
+	if v != math.Trunc(v) || v < -(1<<53) || v > 1<<53 {
+		return 0, false, nil
+	}
+	return int64(v), true, nil
+}
+
+// skip consumes one value of any kind without decoding it. Objects and arrays are skipped
+// iteratively with a depth counter, so nesting costs no stack; it is still capped at maxDepth.
+func (s *scanner) skip() error {
+	c, ok := s.peek()
+	if !ok {
+		return s.eofErr()
+	}
+	switch kindOf(c) {
+	case kindString:
+		return s.skipString()
+	case kindNumber, kindLiteral:
+		return s.skipScalar()
+	case kindObject, kindArray:
+		return s.skipNested()
+	}
+	return s.errorf("expected a value, found %s", quoteByte(c))
+}
+
+func (s *scanner) skipString() error {
+	s.pos++
+	for {
+		i, end, buf := s.pos, s.end, s.buf
+		for i < end {
+			c := buf[i]
+			if c == '"' {
+				s.pos = i + 1
+				return nil
+			}
+			if c == '\\' {
+				if i+1 >= end {
+					break
+				}
+				i += 2
+				continue
+			}
+			i++
+		}
+		s.pos = i
+		if _, ok := s.fill(s.pos); !ok {
+			return s.eofErr()
+		}
+	}
+}
+
+func (s *scanner) skipScalar() error {
+	start := s.pos
+	for {
+		i, end, buf := s.pos, s.end, s.buf
+		for i < end {
+			c := buf[i]
+			if c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == ':' {
+				s.pos = i
+				return s.checkScalar(buf[start:i])
+			}
+			i++
+			if i-start > 64 {
+				s.pos = i
+				return s.errorf("malformed value")
+			}
+		}
+		s.pos = i
+		shift, ok := s.fill(start)
+		start -= shift
+		if !ok {
+			if s.err != nil {
+				return s.err
+			}
+			return s.checkScalar(s.buf[start:s.pos])
+		}
+	}
+}
+
+func (s *scanner) checkScalar(b []byte) error {
+	switch string(b) {
+	case "true", "false", "null", "NaN", "Infinity", "-Infinity":
+		return nil
+	}
+	if _, ok := parseNumber(b); ok {
+		return nil
+	}
+	if len(b) > 0 && kindOf(b[0]) == kindNumber {
+		// Out-of-range numbers such as 1e999 are still numbers.
+		if _, err := strconv.ParseFloat(string(b), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+			return s.errorf("malformed number %q", b)
+		}
+		return nil
+	}
+	return s.errorf("malformed value %q", b)
+}
+
+// skipNested skips an object or array by counting brackets outside strings. It does not check
+// that brackets match in kind: that leniency costs nothing and keeps skipping a single pass.
+func (s *scanner) skipNested() error {
+	depth := 0
+	inStr := false
+	for {
+		i, end, buf := s.pos, s.end, s.buf
+		for i < end {
+			c := buf[i]
+			if inStr {
+				if c == '"' {
+					inStr = false
+				} else if c == '\\' {
+					if i+1 >= end {
+						break
+					}
+					i++
+				}
+				i++
+				continue
+			}
+			switch c {
+			case '"':
+				inStr = true
+			case '{', '[':
+				depth++
+				if depth > maxDepth {
+					s.pos = i
+					return s.errorf("values nested deeper than %d levels", maxDepth)
+				}
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.pos = i + 1
+					return nil
+				}
+			}
+			i++
+		}
+		s.pos = i
+		if _, ok := s.fill(s.pos); !ok {
+			return s.eofErr()
+		}
+	}
+}
+
+// peekInside returns the first non-space byte after the '[' or '{' at pos, consuming nothing. It
+// gives up (false) after 64 KB of whitespace, which keeps the window bounded.
+func (s *scanner) peekInside() (byte, bool) {
+	i := s.pos + 1
+	for {
+		for ; i < s.end; i++ {
+			c := s.buf[i]
+			if c != ' ' && c != '\n' && c != '\r' && c != '\t' {
+				return c, true
+			}
+			if i-s.pos > 64<<10 {
+				return 0, false
+			}
+		}
+		shift, ok := s.fill(s.pos)
+		i -= shift
+		if !ok {
+			return 0, false
+		}
+	}
+}
+
+// skipBOM drops a UTF-8 byte order mark at the start.
+func (s *scanner) skipBOM() {
+	if s.end-s.pos < 3 {
+		s.fill(s.pos)
+	}
+	if s.end-s.pos >= 3 && s.buf[s.pos] == 0xef && s.buf[s.pos+1] == 0xbb && s.buf[s.pos+2] == 0xbf {
+		s.pos += 3
+	}
+}
+
+// atEnd reports whether only whitespace remains.
+func (s *scanner) atEnd() bool {
+	_, ok := s.peek()
+	return !ok
+}

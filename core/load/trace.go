@@ -1,0 +1,957 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"flamedesk/core"
+)
+
+// Flags of the names the loader treats specially. They are interned first, so their StrIDs are
+// small and index nameFlags directly.
+const (
+	flagProfile uint8 = 1 << iota
+	flagChunk
+	flagWhole
+	flagKeepArgs
+	flagThreadName
+	flagProcessName
+	flagThreadSort
+	flagProcessSort
+)
+
+var specialNames = []struct {
+	name  string
+	flags uint8
+}{
+	{"Profile", flagProfile},
+	{"ProfileChunk", flagChunk},
+	{"CpuProfile", flagWhole},
+	{"thread_name", flagThreadName},
+	{"process_name", flagProcessName},
+	{"thread_sort_index", flagThreadSort},
+	{"process_sort_index", flagProcessSort},
+	// Events whose args something shows or uses: the JS entry points (their data names the
+	// function or script), timers, animation frames and idle callbacks, XHR, parsing, and
+	// console.timeStamp. Everything else keeps only its columns.
+	{"FunctionCall", flagKeepArgs},
+	{"EvaluateScript", flagKeepArgs},
+	{"v8.evaluateModule", flagKeepArgs},
+	{"v8.compile", flagKeepArgs},
+	{"v8.compileModule", flagKeepArgs},
+	{"v8.run", flagKeepArgs},
+	{"V8.Execute", flagKeepArgs},
+	{"V8Console::runTask", flagKeepArgs},
+	{"EventDispatch", flagKeepArgs},
+	{"TimerInstall", flagKeepArgs},
+	{"TimerRemove", flagKeepArgs},
+	{"TimerFire", flagKeepArgs},
+	{"RequestAnimationFrame", flagKeepArgs},
+	{"CancelAnimationFrame", flagKeepArgs},
+	{"FireAnimationFrame", flagKeepArgs},
+	{"RequestIdleCallback", flagKeepArgs},
+	{"CancelIdleCallback", flagKeepArgs},
+	{"FireIdleCallback", flagKeepArgs},
+	{"XHRReadyStateChange", flagKeepArgs},
+	{"XHRLoad", flagKeepArgs},
+	{"ParseHTML", flagKeepArgs},
+	{"ParseAuthorStyleSheet", flagKeepArgs},
+	{"TimeStamp", flagKeepArgs},
+	{"TracingStartedInBrowser", flagKeepArgs},
+	{"TracingStartedInPage", flagKeepArgs},
+}
+
+type threadKey struct{ pid, tid int64 }
+
+// loader holds the state of one load.
+type loader struct {
+	ctx       context.Context
+	s         *scanner
+	tr        *core.Trace
+	strs      *core.Strings
+	ch        *core.RawChunks
+	frames    map[core.CallFrame]core.FrameID
+	threads   map[threadKey]core.ThreadID
+	procName  map[int64]core.StrID
+	procSort  map[int64]int32
+	nameFlags []uint8
+	nEvents   int // events seen in the event array, the index used in messages
+	ev        event
+	pend      pending
+	minTs     float64
+	maxTs     float64
+	w         counts
+}
+
+// counts are warnings counted during the hot loop and turned into messages at the end.
+type counts struct {
+	noTs, badTs, badDur, badPid, argsTooBig, badSampleIDs, badNodeIDs, badDeltas, badTraceIDs int
+	noName                                                                                     int
+	firstBadTs                                                                                 int
+}
+
+// event is the scratch for the event being decoded.
+type event struct {
+	ph                 byte
+	name, cat          core.StrID
+	hasName            bool
+	ts, dur            float64
+	hasTs, hasDur      bool
+	badTs, badDur      bool
+	pid, tid           int64
+	badPid             bool
+	id                 []byte
+	hasID, idIsString  bool
+	args               []byte // captured raw args
+	hasArgs, argsOver  bool
+	argName            []byte
+	hasArgName         bool
+	sortIndex          int32
+	hasSortIndex       bool
+	stiArgs, stiData   int64
+	hasStiArgs         bool
+	hasStiData         bool
+	hasBeginData       bool
+	stiBegin           int64
+	hasStiBegin        bool
+	profileDataPresent bool
+}
+
+// pending is the profile data decoded from the current event's args. It is written straight into
+// the RawChunks arenas and rolled back when the event turns out not to be a profile event (the
+// name often comes after args: Chrome writes keys in alphabetical order).
+type pending struct {
+	mark                                  chunkMark
+	nodes, samples, td, ptd, ts           core.Span
+	lines, cols, traceIDs                 core.Span
+	hasSamples, hasTD, hasPTD, hasTS      bool
+	hasLines, hasCols                     bool
+	dataStart, dataEnd, profStart, profEnd float64
+	source                                []byte
+}
+
+type chunkMark struct {
+	nodes, children, samples, deltas, positions, traceIDs int
+}
+
+func newLoader(ctx context.Context, src io.Reader) *loader {
+	tr := &core.Trace{Strings: core.NewStrings()}
+	l := &loader{
+		ctx:      ctx,
+		s:        newScanner(ctx, src, nil),
+		tr:       tr,
+		strs:     tr.Strings,
+		ch:       &tr.Chunks,
+		frames:   map[core.CallFrame]core.FrameID{},
+		threads:  map[threadKey]core.ThreadID{},
+		procName: map[int64]core.StrID{},
+		procSort: map[int64]int32{},
+		minTs:    math.Inf(1),
+		maxTs:    math.Inf(-1),
+	}
+	for _, n := range specialNames {
+		id := l.strs.Intern(n.name)
+		for int(id) >= len(l.nameFlags) {
+			l.nameFlags = append(l.nameFlags, 0)
+		}
+		l.nameFlags[id] |= n.flags
+	}
+	return l
+}
+
+func (l *loader) flags(id core.StrID) uint8 {
+	if int(id) < len(l.nameFlags) {
+		return l.nameFlags[id]
+	}
+	return 0
+}
+
+// read decodes the whole input, whatever its format.
+func (l *loader) read() error {
+	s := l.s
+	s.skipBOM()
+	c, ok := s.peek()
+	if !ok {
+		if s.err != nil {
+			return s.err
+		}
+		return errors.New("the file is empty")
+	}
+	var err error
+	switch c {
+	case '[':
+		l.tr.Kind = core.InputTrace
+		err = l.eventArray()
+	case '{':
+		err = l.topObject()
+	default:
+		return fmt.Errorf("%w: it starts with %s", errNotProfile, quoteByte(c))
+	}
+	if err != nil {
+		return err
+	}
+	l.finish()
+	return nil
+}
+
+// eventArray reads the events of a trace up to the closing ']', the end of the input (Chrome
+// leaves the bracket out when tracing stops abruptly), or an error.
+func (l *loader) eventArray() error {
+	s := l.s
+	s.pos++ // '['
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return l.inputEnded(false)
+		}
+		switch c {
+		case ']':
+			s.pos++
+			return nil
+		case ',':
+			s.pos++ // also accepts a trailing comma, and stray ones
+		case '{':
+			start := s.offset()
+			if err := l.event(); err != nil {
+				if stop, err := l.eventFailed(err, start); stop {
+					return err
+				}
+			}
+		default:
+			err := s.errorf("expected an event object, found %s", quoteByte(c))
+			if stop, err := l.eventFailed(err, s.offset()); stop {
+				return err
+			}
+		}
+	}
+}
+
+// inputEnded handles the end of the input outside any event: a clean end, or the source's error.
+func (l *loader) inputEnded(inEvent bool) error {
+	err := l.s.err
+	switch {
+	case err == nil:
+		return nil
+	case l.ctx.Err() != nil:
+		return l.ctx.Err()
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		l.tr.Warnings.Addf("the gzip stream is cut short at byte %d of the JSON; everything before it was loaded", l.s.offset())
+		return nil
+	}
+	if l.nEvents == 0 && !inEvent {
+		return err
+	}
+	l.tr.Warnings.Addf("reading stopped at byte %d of the JSON: %v; everything before it was loaded", l.s.offset(), err)
+	return nil
+}
+
+// eventFailed decides what a failed event means: the end of a truncated file (a warning), a
+// cancelled load or a broken source (stop), or malformed JSON (skip to the next line that starts
+// an event, counting the damage). stop is true when reading must end, with err the result.
+func (l *loader) eventFailed(err error, start int64) (stop bool, _ error) {
+	l.rollback()
+	s := l.s
+	if ctxErr := l.ctx.Err(); ctxErr != nil {
+		return true, ctxErr
+	}
+	if errors.Is(err, errTruncated) {
+		l.tr.Warnings.Addf("the file ends inside event %d (byte %d); that incomplete event was skipped", l.nEvents-1, start)
+		return true, nil
+	}
+	var se *syntaxError
+	if !errors.As(err, &se) {
+		// The source failed (corrupt gzip, read error).
+		return true, l.inputEnded(true)
+	}
+	if s.err != nil && s.eof {
+		// A syntax error caused by the source ending early.
+		return true, l.inputEnded(true)
+	}
+	if !l.resync() {
+		if l.nEvents <= 1 {
+			return true, fmt.Errorf("event 0: %w", err)
+		}
+		l.tr.Warnings.Addf("event %d: %v; the rest of the file could not be read", l.nEvents-1, err)
+		return true, nil
+	}
+	l.tr.Warnings.Add(fmt.Sprintf("events with malformed JSON skipped (the first: event %d, %v)", l.nEvents-1, err), 1)
+	return false, nil
+}
+
+// resync moves to the next line that starts with '{' (Chrome writes one event per line), and
+// reports whether there is one.
+func (l *loader) resync() bool {
+	s := l.s
+	for {
+		for s.pos < s.end {
+			if s.buf[s.pos] == '\n' {
+				s.pos++
+				c, ok := s.peek()
+				if !ok {
+					return false
+				}
+				if c == '{' {
+					return true
+				}
+				continue
+			}
+			s.pos++
+		}
+		if _, ok := s.fill(s.pos); !ok {
+			return false
+		}
+	}
+}
+
+// topObject reads a document that is a JSON object: a trace in object form, a .cpuprofile or a
+// JS Self-Profiling profile. Which one is told by the keys present, in whatever order they come.
+func (l *loader) topObject() error {
+	s := l.s
+	var self selfProfile
+	sawTrace, sawProfile := false, false
+	l.beginPending()
+	err := func() error {
+		empty, err := s.objectStart()
+		if err != nil {
+			return err
+		}
+		for more := !empty; more; {
+			k, err := s.key()
+			if err != nil {
+				return err
+			}
+			switch string(k) {
+			case "traceEvents":
+				kind, err := s.valueKind()
+				if err != nil {
+					return err
+				}
+				if kind != kindArray {
+					return s.errorf("traceEvents is not an array")
+				}
+				sawTrace = true
+				l.tr.Kind = core.InputTrace
+				// Profile fields seen before belong to no event.
+				l.rollback()
+				if err := l.eventArray(); err != nil {
+					return err
+				}
+				if s.eof && s.pos >= s.end {
+					return nil // the object was cut off after the events: nothing else is lost
+				}
+			case "samples":
+				kind, err := s.valueKind()
+				if err != nil {
+					return err
+				}
+				if kind == kindArray && l.firstElementIsObject() {
+					if err := self.readSamples(l); err != nil {
+						return err
+					}
+				} else if err := l.profileKey([]byte("samples")); err != nil {
+					return err
+				}
+			case "frames", "resources", "stacks":
+				if err := self.readKey(l, string(k)); err != nil {
+					return err
+				}
+			default:
+				if isProfileKey(k) {
+					sawProfile = true
+				}
+				if err := l.profileKey(k); err != nil {
+					return err
+				}
+			}
+			more, err = s.objectNext()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}()
+	switch {
+	case sawTrace:
+		if err != nil {
+			if l.ctx.Err() != nil {
+				return l.ctx.Err()
+			}
+			if !errors.Is(err, errTruncated) {
+				l.tr.Warnings.Addf("after the events: %v", err)
+			}
+		}
+		return nil
+	case err != nil && l.ctx.Err() != nil:
+		return l.ctx.Err()
+	case sawProfile || l.pend.nodes.Len > 0:
+		if err != nil {
+			if !errors.Is(err, errTruncated) && !isSourceErr(err) {
+				return fmt.Errorf("cpuprofile: %w", err)
+			}
+			l.tr.Warnings.Addf("the profile ends early (byte %d): %v; what was complete is shown", s.offset(), err)
+		}
+		return l.finishCPUProfile()
+	case self.seen:
+		if err != nil {
+			if !errors.Is(err, errTruncated) && !isSourceErr(err) {
+				return fmt.Errorf("self-profile: %w", err)
+			}
+			l.tr.Warnings.Addf("the profile ends early (byte %d): %v; what was complete is shown", s.offset(), err)
+		}
+		return self.finish(l)
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("%w: the object has none of traceEvents, nodes, head or frames", errNotProfile)
+}
+
+func isSourceErr(err error) bool {
+	var se *syntaxError
+	return !errors.As(err, &se)
+}
+
+// firstElementIsObject peeks past '[' to tell an array of objects from one of numbers, without
+// consuming anything.
+func (l *loader) firstElementIsObject() bool {
+	c, ok := l.s.peekInside()
+	return ok && c == '{'
+}
+
+// event decodes one event object into the columns (or, for profile events, into Chunks).
+func (l *loader) event() error {
+	s := l.s
+	l.nEvents++
+	f := &l.ev
+	*f = event{id: f.id[:0], argName: f.argName[:0]}
+	l.beginPending()
+	empty, err := s.objectStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "ph":
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindString {
+				v, err := s.str0()
+				if err != nil {
+					return err
+				}
+				f.ph = 0
+				if len(v) > 0 {
+					f.ph = v[0]
+				}
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case "name":
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindString {
+				v, err := s.str0()
+				if err != nil {
+					return err
+				}
+				f.name, f.hasName = l.strs.InternBytes(v), true
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case "cat":
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindString {
+				v, err := s.str0()
+				if err != nil {
+					return err
+				}
+				f.cat = l.strs.InternBytes(v)
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case "ts":
+			v, ok, err := s.number()
+			if err != nil {
+				return err
+			}
+			f.ts, f.hasTs, f.badTs = v, true, !ok
+		case "dur":
+			v, ok, err := s.number()
+			if err != nil {
+				return err
+			}
+			f.dur, f.hasDur, f.badDur = v, true, !ok
+		case "pid":
+			v, ok, err := l.intOrString()
+			if err != nil {
+				return err
+			}
+			f.pid = v
+			f.badPid = f.badPid || !ok
+		case "tid":
+			v, ok, err := l.intOrString()
+			if err != nil {
+				return err
+			}
+			f.tid = v
+			f.badPid = f.badPid || !ok
+		case "id":
+			if err := l.eventID(f); err != nil {
+				return err
+			}
+		case "args":
+			if err := l.args(f); err != nil {
+				return err
+			}
+		default:
+			if err := s.skip(); err != nil {
+				return err
+			}
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return err
+		}
+	}
+	l.commitEvent()
+	return nil
+}
+
+// intOrString reads a pid or tid: a number, or a string holding one (some writers quote them).
+func (l *loader) intOrString() (int64, bool, error) {
+	s := l.s
+	kind, err := s.valueKind()
+	if err != nil {
+		return 0, false, err
+	}
+	if kind == kindString {
+		v, err := s.str0()
+		if err != nil {
+			return 0, false, err
+		}
+		n, perr := strconv.ParseInt(string(v), 0, 64)
+		return n, perr == nil, nil
+	}
+	return s.integer()
+}
+
+func (l *loader) eventID(f *event) error {
+	s := l.s
+	kind, err := s.valueKind()
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case kindString:
+		v, err := s.str0()
+		if err != nil {
+			return err
+		}
+		f.id = append(f.id[:0], v...)
+		f.hasID, f.idIsString = true, true
+	case kindNumber:
+		v, ok, err := s.number()
+		if err != nil {
+			return err
+		}
+		if ok {
+			// JavaScript's String(number), which DevTools keys profiles by.
+			f.id = strconv.AppendFloat(f.id[:0], v, 'f', -1, 64)
+			f.hasID, f.idIsString = true, false
+		}
+	default:
+		return s.skip()
+	}
+	return nil
+}
+
+// args walks an event's args once: it captures the raw bytes (kept later if the event turns out
+// to need them), decodes profile data into the pending chunk, and picks up the few fields the
+// model uses (sampleTraceId, and name / sort_index of metadata events).
+func (l *loader) args(f *event) error {
+	s := l.s
+	kind, err := s.valueKind()
+	if err != nil {
+		return err
+	}
+	if kind != kindObject {
+		return s.skip()
+	}
+	if f.hasArgs {
+		// A repeated "args": the last one wins, as in JSON.parse.
+		l.rollback()
+		l.beginPending()
+		f.hasStiArgs, f.hasStiData, f.hasBeginData, f.hasStiBegin, f.hasArgName, f.hasSortIndex = false, false, false, false, false, false
+	}
+	f.hasArgs = true
+	s.startCapture()
+	empty, err := s.objectStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "data":
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindObject {
+				if err := l.argsData(f); err != nil {
+					return err
+				}
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case "sampleTraceId":
+			v, ok, err := s.integer()
+			if err != nil {
+				return err
+			}
+			f.stiArgs, f.hasStiArgs = v, ok
+		case "beginData":
+			f.hasBeginData = true
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindObject {
+				if err := l.beginData(f); err != nil {
+					return err
+				}
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case "name":
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindString {
+				v, err := s.str0()
+				if err != nil {
+					return err
+				}
+				f.argName = append(f.argName[:0], v...)
+				f.hasArgName = true
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case "sort_index":
+			v, ok, err := s.integer()
+			if err != nil {
+				return err
+			}
+			if ok {
+				f.sortIndex, f.hasSortIndex = int32(max(min(v, math.MaxInt32), math.MinInt32)), true
+			}
+		default:
+			if err := s.skip(); err != nil {
+				return err
+			}
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return err
+		}
+	}
+	f.args, f.argsOver = s.stopCapture()
+	return nil
+}
+
+func (l *loader) beginData(f *event) error {
+	s := l.s
+	empty, err := s.objectStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		if string(k) == "sampleTraceId" {
+			v, ok, err := s.integer()
+			if err != nil {
+				return err
+			}
+			f.stiBegin, f.hasStiBegin = v, ok
+		} else if err := s.skip(); err != nil {
+			return err
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// argsData walks args.data: profile chunk fields, and sampleTraceId.
+func (l *loader) argsData(f *event) error {
+	s := l.s
+	p := &l.pend
+	empty, err := s.objectStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "cpuProfile":
+			// Profile data is never kept as raw args; stop copying it.
+			s.capOver = true
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindObject {
+				f.profileDataPresent = true
+				if err := l.cpuProfile(); err != nil {
+					return err
+				}
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case "timeDeltas":
+			s.capOver = true
+			ok, err := l.floatArray(&p.td)
+			if err != nil {
+				return err
+			}
+			p.hasTD = p.hasTD || ok
+		case "lines":
+			ok, err := l.int32Array(&p.lines)
+			if err != nil {
+				return err
+			}
+			p.hasLines = p.hasLines || ok
+		case "columns":
+			ok, err := l.int32Array(&p.cols)
+			if err != nil {
+				return err
+			}
+			p.hasCols = p.hasCols || ok
+		case "startTime":
+			v, ok, err := s.number()
+			if err != nil {
+				return err
+			}
+			if ok {
+				p.dataStart = v
+			}
+		case "endTime":
+			v, ok, err := s.number()
+			if err != nil {
+				return err
+			}
+			if ok {
+				p.dataEnd = v
+			}
+		case "source":
+			if kind, err := s.valueKind(); err != nil {
+				return err
+			} else if kind == kindString {
+				v, err := s.str0()
+				if err != nil {
+					return err
+				}
+				p.source = append(p.source[:0], v...)
+			} else if err := s.skip(); err != nil {
+				return err
+			}
+		case "sampleTraceId":
+			v, ok, err := s.integer()
+			if err != nil {
+				return err
+			}
+			f.stiData, f.hasStiData = v, ok
+		default:
+			if err := s.skip(); err != nil {
+				return err
+			}
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commitEvent files the decoded event: a profile record, or an event in the columns.
+func (l *loader) commitEvent() {
+	f := &l.ev
+	fl := l.flags(f.name)
+	if fl&(flagProfile|flagChunk|flagWhole) != 0 {
+		kind := core.ChunkData
+		switch {
+		case fl&flagProfile != 0:
+			kind = core.ChunkProfile
+		case fl&flagWhole != 0:
+			kind = core.ChunkWhole
+		}
+		if f.badPid {
+			l.w.badPid++
+		}
+		ts := math.NaN()
+		if f.hasTs && !f.badTs {
+			ts = f.ts
+		}
+		var id core.StrID
+		if f.hasID {
+			id = l.strs.InternBytes(f.id)
+		}
+		l.commitChunk(kind, f.ph, f.pid, f.tid, id, f.idIsString, ts)
+		if kind != core.ChunkData {
+			l.thread(f.pid, f.tid)
+		}
+		return
+	}
+	l.rollback()
+
+	if !f.hasName {
+		l.w.noName++
+	}
+	ts := f.ts
+	switch {
+	case !f.hasTs && f.ph == 'M':
+		ts = 0
+	case !f.hasTs:
+		l.w.noTs++
+		return
+	case f.badTs:
+		if l.w.badTs == 0 {
+			l.w.firstBadTs = l.nEvents - 1
+		}
+		l.w.badTs++
+		return
+	}
+	dur := math.NaN()
+	switch f.ph {
+	case 'X':
+		dur = 0
+		if f.hasDur {
+			if f.badDur {
+				l.w.badDur++
+			} else {
+				dur = f.dur
+			}
+		}
+	case 'B', 'E':
+	default:
+		if f.hasDur && !f.badDur {
+			dur = f.dur
+		}
+	}
+	if f.badPid {
+		l.w.badPid++
+	}
+	th := l.thread(f.pid, f.tid)
+
+	e := &l.tr.Events
+	e.Ph = append(e.Ph, f.ph)
+	e.Name = append(e.Name, f.name)
+	e.Cat = append(e.Cat, f.cat)
+	e.Ts = append(e.Ts, ts)
+	e.Dur = append(e.Dur, dur)
+	e.Thread = append(e.Thread, th)
+
+	var span core.Span
+	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M') {
+		if f.argsOver {
+			l.w.argsTooBig++
+		} else if len(f.args) > 0 && len(e.ArgsArena)+len(f.args) <= math.MaxUint32 {
+			span = core.Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(f.args))}
+			e.ArgsArena = append(e.ArgsArena, f.args...)
+		}
+	}
+	e.Args = append(e.Args, span)
+
+	// DevTools' extractSampleTraceId: beginData wins when present, even without an id.
+	var sti int64
+	switch {
+	case f.hasBeginData:
+		if f.hasStiBegin {
+			sti = f.stiBegin
+		}
+	case f.hasStiArgs:
+		sti = f.stiArgs
+	case f.hasStiData:
+		sti = f.stiData
+	}
+	e.SampleTraceID = append(e.SampleTraceID, sti)
+
+	if f.ph == 'M' {
+		l.metadata(f, th, fl)
+		return
+	}
+	l.minTs = min(l.minTs, ts)
+	end := ts
+	if !math.IsNaN(dur) && dur > 0 {
+		end += dur
+	}
+	l.maxTs = max(l.maxTs, end)
+}
+
+// metadata applies thread_name, process_name and the sort indexes.
+func (l *loader) metadata(f *event, th core.ThreadID, fl uint8) {
+	t := &l.tr.Threads[th]
+	switch {
+	case fl&flagThreadName != 0 && f.hasArgName:
+		t.Name = l.strs.InternBytes(f.argName)
+	case fl&flagProcessName != 0 && f.hasArgName:
+		l.procName[f.pid] = l.strs.InternBytes(f.argName)
+	case fl&flagThreadSort != 0 && f.hasSortIndex:
+		t.SortIndex, t.HasSortIndex = f.sortIndex, true
+	case fl&flagProcessSort != 0 && f.hasSortIndex:
+		l.procSort[f.pid] = f.sortIndex
+	}
+}
+
+// thread returns the id of (pid, tid), adding it when new.
+func (l *loader) thread(pid, tid int64) core.ThreadID {
+	k := threadKey{pid, tid}
+	if id, ok := l.threads[k]; ok {
+		return id
+	}
+	id := core.ThreadID(len(l.tr.Threads))
+	l.tr.Threads = append(l.tr.Threads, core.Thread{Pid: pid, Tid: tid})
+	l.threads[k] = id
+	return id
+}
+
+// finish applies process-level metadata to every thread and turns the counters into warnings.
+func (l *loader) finish() {
+	for i := range l.tr.Threads {
+		t := &l.tr.Threads[i]
+		t.ProcessName = l.procName[t.Pid]
+		t.ProcessSortIndex = l.procSort[t.Pid]
+	}
+	if l.minTs <= l.maxTs {
+		l.tr.MinTs, l.tr.MaxTs = l.minTs, l.maxTs
+	} else {
+		l.tr.MinTs, l.tr.MaxTs = math.Inf(1), math.Inf(-1)
+	}
+	w := &l.tr.Warnings
+	w.Add("events without a ts skipped", l.w.noTs)
+	if l.w.badTs > 0 {
+		w.Add(fmt.Sprintf("events with a non-numeric ts skipped (the first: event %d)", l.w.firstBadTs), l.w.badTs)
+	}
+	w.Add("X events with a non-numeric dur given dur 0", l.w.badDur)
+	w.Add("events with a pid or tid that is not an integer (0 used)", l.w.badPid)
+	w.Add("events without a name (kept with an empty name)", l.w.noName)
+	w.Add(fmt.Sprintf("events whose args exceed %d KB (args not kept)", maxCapture>>10), l.w.argsTooBig)
+	w.Add("profile samples whose node id is not an integer (shown as holes)", l.w.badSampleIDs)
+	w.Add("profile nodes whose id or parent is not an integer", l.w.badNodeIDs)
+	w.Add("profile time deltas or timestamps that are not numbers (0 used)", l.w.badDeltas)
+	w.Add("profile trace_ids entries that are not integers (ignored)", l.w.badTraceIDs)
+	w.Add("strings with invalid UTF-8 (repaired with U+FFFD)", l.s.badUTF8)
+}
