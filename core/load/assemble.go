@@ -270,7 +270,7 @@ func mergeTraceIDs(c *core.RawChunks, i int, a *Assembled) {
 }
 
 func spanFloats(c *core.RawChunks, s core.Span) []float64 { return c.Deltas[s.Off : s.Off+s.Len] }
-func spanInt32s(c *core.RawChunks, s core.Span) []int32  { return c.Positions[s.Off : s.Off+s.Len] }
+func spanInt32s(c *core.RawChunks, s core.Span) []int32   { return c.Positions[s.Off : s.Off+s.Len] }
 
 func zeroIfNaN(v float64) float64 {
 	if math.IsNaN(v) {

@@ -27,7 +27,7 @@ type goldenFile struct {
 type goldenProfile struct {
 	ProfileID anyString `json:"profileId"` // a number when the trace's id was one
 	Pid       int64     `json:"pid"`
-	Tid       int64  `json:"tid"`
+	Tid       int64     `json:"tid"`
 	Raw       struct {
 		StartTime  float64 `json:"startTime"`
 		EndTime    float64 `json:"endTime"`

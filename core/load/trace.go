@@ -90,8 +90,8 @@ type loader struct {
 // counts are warnings counted during the hot loop and turned into messages at the end.
 type counts struct {
 	noTs, badTs, badDur, badPid, argsTooBig, badSampleIDs, badNodeIDs, badDeltas, badTraceIDs int
-	noName                                                                                     int
-	firstBadTs                                                                                 int
+	noName                                                                                    int
+	firstBadTs                                                                                int
 }
 
 // event is the scratch for the event being decoded.
@@ -125,13 +125,13 @@ type event struct {
 // the RawChunks arenas and rolled back when the event turns out not to be a profile event (the
 // name often comes after args: Chrome writes keys in alphabetical order).
 type pending struct {
-	mark                                  chunkMark
-	nodes, samples, td, ptd, ts           core.Span
-	lines, cols, traceIDs                 core.Span
-	hasSamples, hasTD, hasPTD, hasTS      bool
-	hasLines, hasCols                     bool
+	mark                                   chunkMark
+	nodes, samples, td, ptd, ts            core.Span
+	lines, cols, traceIDs                  core.Span
+	hasSamples, hasTD, hasPTD, hasTS       bool
+	hasLines, hasCols                      bool
 	dataStart, dataEnd, profStart, profEnd float64
-	source                                []byte
+	source                                 []byte
 }
 
 type chunkMark struct {
