@@ -256,4 +256,3 @@ func threadList(m *timeline.Model) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
