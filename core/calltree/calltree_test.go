@@ -1,6 +1,9 @@
 package calltree
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -503,5 +506,32 @@ func TestTransformFor(t *testing.T) {
 	}
 	if !f.FrameIs(runFrame, runFn) || !f.FrameIs(runFrame, f.ResourceOf(runFn)) || f.FrameIs(runFrame, tree.Func(idle)) {
 		t.Error("FrameIs is wrong for run's frame")
+	}
+}
+
+// A panel expands rows on the UI goroutine while a background goroutine may walk the same tree
+// (for example to search it): lazy sorting and expansion must be safe.
+func TestTreeConcurrentWalks(t *testing.T) {
+	stacks, weights := randomStacks(rand.New(rand.NewPCG(3, 4)), 400)
+	s := mustStack(t, profileFromStacks(t, stacks, weights))
+	for _, v := range []View{{}, {Inverted: true}} {
+		tree := s.Tree(v)
+		done := make(chan string)
+		for range 4 {
+			go func() {
+				var b strings.Builder
+				tree.Walk(func(n NodeID) bool {
+					fmt.Fprintf(&b, "%d:%v;", tree.Func(n), tree.Running(n))
+					return true
+				})
+				done <- b.String()
+			}()
+		}
+		first := <-done
+		for range 3 {
+			if got := <-done; got != first {
+				t.Errorf("inverted=%v: concurrent walks saw different trees", v.Inverted)
+			}
+		}
 	}
 }
