@@ -70,6 +70,7 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	}
 
 	l := newLoader(ctx, src)
+	l.reserve(jsonSizeHint(r, size, gz))
 	if err := l.read(); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -139,6 +140,31 @@ func finishBounds(tr *core.Trace) {
 	if tr.MinTs > tr.MaxTs {
 		tr.MinTs, tr.MaxTs = 0, 0
 	}
+}
+
+// jsonSizeHint guesses the size of the JSON: the file size, or for gzip the uncompressed size
+// that the gzip trailer records (mod 4 GiB, and only for the last member, hence the sanity
+// bounds). 0 when unknown.
+func jsonSizeHint(r io.Reader, size int64, gz bool) int64 {
+	if size <= 0 {
+		return 0
+	}
+	if !gz {
+		return size
+	}
+	ra, ok := r.(io.ReaderAt)
+	if !ok || size < 18 {
+		return 0
+	}
+	var b [4]byte
+	if _, err := ra.ReadAt(b[:], size-4); err != nil {
+		return 0
+	}
+	isize := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
+	if isize < size || isize > 64*size {
+		return 0
+	}
+	return isize
 }
 
 // countingReader reports the bytes read from the file to the progress.

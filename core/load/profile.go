@@ -10,6 +10,7 @@ import (
 
 // beginPending starts collecting profile data at the current ends of the RawChunks arenas.
 func (l *loader) beginPending() {
+	l.pendDirty = false
 	c := l.ch
 	nan := math.NaN()
 	l.pend = pending{
@@ -28,6 +29,9 @@ func (l *loader) beginPending() {
 
 // rollback drops the profile data collected since beginPending.
 func (l *loader) rollback() {
+	if !l.pendDirty {
+		return // the common case: an event without profile data
+	}
 	c, m := l.ch, l.pend.mark
 	if len(c.NodeID) > m.nodes {
 		c.NodeID = c.NodeID[:m.nodes]
@@ -119,6 +123,7 @@ func (l *loader) cpuProfile() error {
 // or a whole .cpuprofile) into the pending chunk, skipping what is not used.
 func (l *loader) profileKey(k []byte) error {
 	s, p := l.s, &l.pend
+	l.pendDirty = true
 	switch string(k) {
 	case "nodes":
 		kind, err := s.valueKind()

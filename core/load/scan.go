@@ -275,7 +275,10 @@ func (s *scanner) objectNext() (more bool, err error) {
 	}
 	switch c {
 	case ',':
-		// A trailing comma before '}' is accepted.
+		// A trailing comma before '}' is accepted. The usual next byte is a key's quote.
+		if s.pos < s.end && s.buf[s.pos] == '"' {
+			return true, nil
+		}
 		c2, ok := s.peek()
 		if !ok {
 			return false, s.eofErr()
@@ -316,6 +319,12 @@ func (s *scanner) arrayNext() (more bool, err error) {
 	}
 	switch c {
 	case ',':
+		if s.pos < s.end {
+			// The usual next byte starts a value: no need to look past spaces for a ']'.
+			if c := s.buf[s.pos]; (c >= '0' && c <= '9') || c == '{' || c == '"' || c == '-' {
+				return true, nil
+			}
+		}
 		c2, ok := s.peek()
 		if !ok {
 			return false, s.eofErr()

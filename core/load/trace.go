@@ -80,6 +80,12 @@ type loader struct {
 	procSort  map[int64]int32
 	nameFlags []uint8
 	nEvents   int // events seen in the event array, the index used in messages
+	cache     [internCacheSize]internEntry
+	// the last thread looked up
+	lastThread   threadKey
+	lastThreadID core.ThreadID
+	lastThreadOK bool
+	pendDirty    bool // pending holds data to roll back
 	ev        event
 	pend      pending
 	minTs     float64
@@ -161,6 +167,25 @@ func newLoader(ctx context.Context, src io.Reader) *loader {
 		l.nameFlags[id] |= n.flags
 	}
 	return l
+}
+
+// reserve sizes the event columns for a JSON document of about jsonBytes, so that they do not
+// grow by copying. Chrome's events average 300-400 bytes. A guess too high costs address space
+// but not memory: pages that are never written are never made resident.
+func (l *loader) reserve(jsonBytes int64) {
+	n := int(min(jsonBytes/200, 1<<26))
+	if n < 1024 {
+		return
+	}
+	e := &l.tr.Events
+	e.Ph = make([]byte, 0, n)
+	e.Name = make([]core.StrID, 0, n)
+	e.Cat = make([]core.StrID, 0, n)
+	e.Ts = make([]float64, 0, n)
+	e.Dur = make([]float64, 0, n)
+	e.Thread = make([]core.ThreadID, 0, n)
+	e.Args = make([]core.Span, 0, n)
+	e.SampleTraceID = make([]int64, 0, n)
 }
 
 func (l *loader) flags(id core.StrID) uint8 {
@@ -427,7 +452,9 @@ func (l *loader) event() error {
 	l.nEvents++
 	f := &l.ev
 	*f = event{id: f.id[:0], argName: f.argName[:0]}
-	l.beginPending()
+	if l.pendDirty {
+		l.rollback() // not reached: every event ends in a commit or a rollback
+	}
 	empty, err := s.objectStart()
 	if err != nil {
 		return err
@@ -461,7 +488,7 @@ func (l *loader) event() error {
 				if err != nil {
 					return err
 				}
-				f.name, f.hasName = l.strs.InternBytes(v), true
+				f.name, f.hasName = l.intern(v), true
 			} else if err := s.skip(); err != nil {
 				return err
 			}
@@ -473,7 +500,7 @@ func (l *loader) event() error {
 				if err != nil {
 					return err
 				}
-				f.cat = l.strs.InternBytes(v)
+				f.cat = l.intern(v)
 			} else if err := s.skip(); err != nil {
 				return err
 			}
@@ -697,6 +724,7 @@ func (l *loader) beginData(f *event) error {
 func (l *loader) argsData(f *event) error {
 	s := l.s
 	p := &l.pend
+	l.pendDirty = true
 	empty, err := s.objectStart()
 	if err != nil {
 		return err
@@ -916,16 +944,45 @@ func (l *loader) metadata(f *event, th core.ThreadID, fl uint8) {
 	}
 }
 
-// thread returns the id of (pid, tid), adding it when new.
+// thread returns the id of (pid, tid), adding it when new. Events come in runs on one thread, so
+// the last answer is kept at hand.
 func (l *loader) thread(pid, tid int64) core.ThreadID {
 	k := threadKey{pid, tid}
-	if id, ok := l.threads[k]; ok {
-		return id
+	if l.lastThreadOK && l.lastThread == k {
+		return l.lastThreadID
 	}
-	id := core.ThreadID(len(l.tr.Threads))
-	l.tr.Threads = append(l.tr.Threads, core.Thread{Pid: pid, Tid: tid})
-	l.threads[k] = id
+	id, ok := l.threads[k]
+	if !ok {
+		id = core.ThreadID(len(l.tr.Threads))
+		l.tr.Threads = append(l.tr.Threads, core.Thread{Pid: pid, Tid: tid})
+		l.threads[k] = id
+	}
+	l.lastThread, l.lastThreadID, l.lastThreadOK = k, id, true
 	return id
+}
+
+// intern interns a name or category through a small direct-mapped cache: a trace has a few
+// hundred distinct ones, and the cache answers almost every lookup without hashing.
+func (l *loader) intern(b []byte) core.StrID {
+	n := len(b)
+	if n == 0 {
+		return 0
+	}
+	h := (uint(n)*31 + uint(b[0])*7 + uint(b[n-1])*13 + uint(b[n/2])*3) & (internCacheSize - 1)
+	e := &l.cache[h]
+	if e.s == string(b) {
+		return e.id
+	}
+	id := l.strs.InternBytes(b)
+	e.s, e.id = l.strs.Get(id), id
+	return id
+}
+
+const internCacheSize = 1024
+
+type internEntry struct {
+	s  string
+	id core.StrID
 }
 
 // finish applies process-level metadata to every thread and turns the counters into warnings.

@@ -1,0 +1,103 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+
+	"flamedesk/internal/fixtures"
+)
+
+var (
+	largeOnce sync.Once
+	largeJSON []byte
+	largeErr  error
+)
+
+// largeRaw is gen-trace-large inflated once (238 MB), for the benchmarks that measure parsing
+// alone.
+func largeRaw(b *testing.B) []byte {
+	path := fixtures.Path(b, "fixtures", "generated", "gen-trace-large.json.gz")
+	largeOnce.Do(func() {
+		f, err := os.Open(path)
+		if err != nil {
+			largeErr = err
+			return
+		}
+		defer f.Close()
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			largeErr = err
+			return
+		}
+		largeJSON, largeErr = io.ReadAll(zr)
+	})
+	if largeErr != nil {
+		b.Fatal(largeErr)
+	}
+	return largeJSON
+}
+
+// BenchmarkReadAssembleLarge measures reading plus chunk assembly plus the CPU profile models on
+// the uncompressed JSON of gen-trace-large (MB/s of JSON). Run it with -cpu 1 for the per-core
+// figure.
+func BenchmarkReadAssembleLarge(b *testing.B) {
+	raw := largeRaw(b)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		tr, err := Reader(context.Background(), bytes.NewReader(raw), int64(len(raw)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tr.Events.Len() < 600000 || len(tr.Profiles) == 0 {
+			b.Fatalf("%d events, %d profiles", tr.Events.Len(), len(tr.Profiles))
+		}
+	}
+	reportCPU(b, cpu0, int64(len(raw)))
+}
+
+// cpuTime is the CPU time the process has used, all threads (GC included).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds MB of JSON per CPU-second: wall-clock MB/s mean little on a machine shared with
+// other work, CPU time does not depend on it.
+func reportCPU(b *testing.B, cpu0 time.Duration, bytesPerOp int64) {
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkFileLarge measures the whole load of gen-trace-large.json.gz from disk, gzip included
+// (inflated concurrently); MB/s are of uncompressed JSON.
+func BenchmarkFileLarge(b *testing.B) {
+	path := fixtures.Path(b, "fixtures", "generated", "gen-trace-large.json.gz")
+	b.ReportAllocs()
+	var jsonBytes int64
+	cpu0 := cpuTime()
+	for range b.N {
+		tr, err := File(context.Background(), path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		jsonBytes = tr.Stats.JSONBytes
+	}
+	b.SetBytes(jsonBytes)
+	reportCPU(b, cpu0, jsonBytes)
+}
