@@ -1,16 +1,18 @@
 // Package app owns the flamedesk window: input, panels, file dialogs, and loading with progress and
 // cancel. It draws what render/ builds from timeline/'s model and never computes tracks itself.
+//
+// The window is one ui value owned by one goroutine (the event loop). Work that can take longer
+// than a frame (loading, searching, building a call tree, showing a file dialog) runs on its own
+// goroutine and hands its result back through a small struct polled each frame, followed by
+// Invalidate.
 package app
 
 import (
-	"fmt"
 	"image"
-	"image/color"
 	"io"
 	"time"
 
 	gioapp "gioui.org/app"
-	"gioui.org/font"
 	"gioui.org/font/gofont"
 	"gioui.org/io/event"
 	"gioui.org/io/key"
@@ -22,8 +24,10 @@ import (
 	"gioui.org/text"
 	"gioui.org/unit"
 	"gioui.org/widget"
+	"gioui.org/widget/material"
 
-	"flamedesk/core"
+	"flamedesk/app/wmicon"
+	"flamedesk/assets"
 )
 
 // Options configure the window.
@@ -39,7 +43,7 @@ func Run(opts Options) error {
 	errc := make(chan error, 1)
 	go func() {
 		w := new(gioapp.Window)
-		errc <- newWindow(w, opts).loop()
+		errc <- newUI(w, opts).loop()
 	}()
 	gioapp.Main()
 	return <-errc
@@ -47,47 +51,57 @@ func Run(opts Options) error {
 
 // ui is the whole window state. Only the UI goroutine touches it.
 type ui struct {
-	win    *gioapp.Window
-	opts   Options
-	shaper *text.Shaper
+	win      *gioapp.Window
+	opts     Options
+	th       *material.Theme
+	settings settings
+	colors   chrome
 
 	job     *loadJob
 	doc     *document
 	loadErr string
+	x11     uint64 // our X window id, for modal dialogs
 
-	view viewState
+	toolbar  toolbar
+	overview overview
+	chart    chart
+	panel    bottomPanel
+	status   statusBar
+	help     helpOverlay
+	search   searchBox
+	dialog   dialogState
+	nav      keyNav
+
+	keyFilters []event.Filter
+	focusSet   bool
+
+	stats     *frameStats
+	lastFrame time.Time
 }
 
-// document is an opened file.
-type document struct {
-	name     string
-	trace    *core.Trace
-	loadTime time.Duration
-}
-
-// viewState is the visible time window; it becomes timeline.Viewport once that lands.
-type viewState struct {
-	start, end float64 // µs
-	scrollY    float32
-}
-
-func newWindow(w *gioapp.Window, opts Options) *ui {
-	u := &ui{
-		win:    w,
-		opts:   opts,
-		shaper: text.NewShaper(text.NoSystemFonts(), text.WithCollection(gofont.Collection())),
+func newUI(w *gioapp.Window, opts Options) *ui {
+	u := &ui{win: w, opts: opts, settings: loadSettings()}
+	u.th = material.NewTheme()
+	u.th.Shaper = text.NewShaper(text.NoSystemFonts(), text.WithCollection(gofont.Collection()))
+	u.th.TextSize = unit.Sp(13)
+	u.applyTheme()
+	u.search.init()
+	u.panel.init()
+	if opts.FrameStats != nil {
+		u.stats = newFrameStats(opts.FrameStats)
 	}
 	w.Option(gioapp.Title("flamedesk"), gioapp.Size(unit.Dp(1400), unit.Dp(900)))
 	u.open(opts.Source)
 	return u
 }
 
+// open starts loading src; the current document stays until the new one is ready.
 func (u *ui) open(src Source) {
 	if u.job != nil {
 		u.job.cancel()
 	}
+	u.loadErr = ""
 	u.job = startLoad(src, u.opts.Load, u.win.Invalidate)
-	u.win.Option(gioapp.Title("flamedesk — loading " + src.Name))
 }
 
 func (u *ui) loop() error {
@@ -99,14 +113,23 @@ func (u *ui) loop() error {
 				u.job.cancel()
 			}
 			return e.Err
+		case gioapp.X11ViewEvent:
+			u.x11 = uint64(e.Window)
+			if e.Valid() {
+				// Gio has no icon option on X11; a missing icon is cosmetic, so errors are ignored.
+				_ = wmicon.SetX11(e.Display, e.Window, assets.WindowIconPNGs...)
+			}
 		case gioapp.FrameEvent:
+			began := time.Now()
 			gtx := gioapp.NewContext(&ops, e)
 			u.frame(gtx)
 			e.Frame(gtx.Ops)
+			u.stats.add(time.Since(began))
 		}
 	}
 }
 
+// pollLoad installs a finished load: a failure keeps the previous document open.
 func (u *ui) pollLoad() {
 	if u.job == nil {
 		return
@@ -118,143 +141,124 @@ func (u *ui) pollLoad() {
 	src := u.job.src
 	u.job = nil
 	if err != nil {
-		u.loadErr = fmt.Sprintf("Could not open %s: %v", src.Name, err)
-		if u.doc != nil {
-			u.win.Option(gioapp.Title("flamedesk — " + u.doc.name))
-		} else {
-			u.win.Option(gioapp.Title("flamedesk"))
+		if err != errLoadCancelled {
+			u.loadErr = "Could not open " + src.Name + ": " + err.Error()
 		}
 		return
 	}
-	u.loadErr = ""
-	u.doc = &document{name: src.Name, trace: tr, loadTime: elapsed}
-	u.view = viewState{start: tr.MinTs, end: tr.MaxTs}
-	if u.view.end <= u.view.start {
-		u.view.end = u.view.start + 1
+	u.doc = newDocument(src.Name, src.Path, tr, elapsed)
+	u.chart.reset()
+	u.overview.reset()
+	u.panel.reset(u)
+	u.search.reset()
+	if src.Path != "" {
+		rememberRecent(src.Path)
 	}
 	u.win.Option(gioapp.Title("flamedesk — " + src.Name))
 }
 
-var (
-	colBackground = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
-	colText       = color.NRGBA{R: 0x20, G: 0x20, B: 0x20, A: 0xff}
-	colError      = color.NRGBA{R: 0xb0, G: 0x10, B: 0x10, A: 0xff}
-	colHeader     = color.NRGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff}
-)
-
+// frame lays out one frame: toolbar, overview, chart, bottom panel and status bar from top to
+// bottom, with the help and warning overlays on top.
 func (u *ui) frame(gtx layout.Context) {
+	now := gtx.Now
+	dt := now.Sub(u.lastFrame)
+	if u.lastFrame.IsZero() || dt > 100*time.Millisecond {
+		dt = 16 * time.Millisecond
+	}
+	u.lastFrame = now
+
 	u.pollLoad()
-	paint.Fill(gtx.Ops, colBackground)
-	u.handleInput(gtx)
-
-	size := gtx.Constraints.Max
-	if u.doc != nil {
-		u.drawTracks(gtx, size)
-	}
-	if u.job != nil {
-		u.drawProgress(gtx, size)
-	}
-	if u.loadErr != "" {
-		u.label(gtx, image.Pt(12, size.Y-28), u.loadErr, colError, 13)
+	u.dialog.poll(u)
+	u.search.poll(u)
+	u.handleKeys(gtx)
+	if u.doc != nil && u.nav.step(u.doc, dt) {
+		gtx.Execute(op.InvalidateCmd{})
 	}
 
-	// The whole window takes keys and pointer events.
-	area := clip.Rect{Max: size}.Push(gtx.Ops)
+	paint.Fill(gtx.Ops, u.colors.bg)
+	// The window as a whole takes the keyboard focus, so that keys work wherever the pointer is.
+	// Its area goes first, below everything else, so that it never takes pointer events from them.
+	area := clip.Rect{Max: gtx.Constraints.Max}.Push(gtx.Ops)
 	event.Op(gtx.Ops, u)
 	area.Pop()
+	layout.Flex{Axis: layout.Vertical}.Layout(gtx,
+		layout.Rigid(u.toolbar.layout(u)),
+		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.overview.layout(gtx, u) }),
+		layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return u.chart.layout(gtx, u) }),
+		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.panel.layout(gtx, u) }),
+		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.status.layout(gtx, u) }),
+	)
+	if u.job != nil {
+		u.layoutProgress(gtx)
+	}
+	u.status.layoutWarnings(gtx, u)
+	u.toolbar.layoutRecentMenu(gtx, u)
+	u.help.layout(gtx, u)
+	if !u.focusSet {
+		u.focusSet = true
+		gtx.Execute(key.FocusCmd{Tag: u})
+	}
 }
 
-func (u *ui) drawProgress(gtx layout.Context, size image.Point) {
-	w := size.X / 2
-	r := image.Rect(size.X/4, size.Y/2-6, size.X/4+w, size.Y/2+6)
-	paint.FillShape(gtx.Ops, colHeader, clip.Rect(r).Op())
-	done := r
-	done.Max.X = r.Min.X + int(float64(w)*u.job.progress.Fraction())
-	paint.FillShape(gtx.Ops, color.NRGBA{R: 0x42, G: 0x85, B: 0xf4, A: 0xff}, clip.Rect(done).Op())
-	u.label(gtx, image.Pt(r.Min.X, r.Min.Y-24), "Loading "+u.job.src.Name+"…", colText, 13)
-}
-
-func (u *ui) label(gtx layout.Context, at image.Point, s string, c color.NRGBA, sp float32) {
-	defer op.Offset(at).Push(gtx.Ops).Pop()
-	m := op.Record(gtx.Ops)
-	paint.ColorOp{Color: c}.Add(gtx.Ops)
-	mat := m.Stop()
+// layoutProgress draws the loading card with its progress bar and Cancel button.
+func (u *ui) layoutProgress(gtx layout.Context) {
+	for u.toolbar.cancel.Clicked(gtx) {
+		u.job.cancel()
+	}
+	size := gtx.Constraints.Max
+	w, h := gtx.Dp(420), gtx.Dp(96)
+	r := image.Rect((size.X-w)/2, (size.Y-h)/2, (size.X+w)/2, (size.Y+h)/2)
+	defer op.Offset(r.Min).Push(gtx.Ops).Pop()
+	paint.FillShape(gtx.Ops, u.colors.panel, clip.UniformRRect(image.Rectangle{Max: r.Size()}, gtx.Dp(6)).Op(gtx.Ops))
 	g := gtx
-	g.Constraints = layout.Exact(image.Pt(2000, 40))
-	g.Constraints.Min = image.Point{}
-	widget.Label{MaxLines: 1}.Layout(g, u.shaper, font.Font{}, unit.Sp(sp), s, mat)
-}
-
-func (u *ui) handleInput(gtx layout.Context) {
-	for {
-		ev, ok := gtx.Event(
-			key.FocusFilter{Target: u},
-			key.Filter{Focus: u, Name: "W"}, key.Filter{Focus: u, Name: "S"},
-			key.Filter{Focus: u, Name: "A"}, key.Filter{Focus: u, Name: "D"},
-			key.Filter{Focus: u, Name: key.NameEscape},
-			pointer.Filter{Target: u, Kinds: pointer.Scroll | pointer.Press,
-				ScrollX: pointer.ScrollRange{Min: -1e6, Max: 1e6}, ScrollY: pointer.ScrollRange{Min: -1e6, Max: 1e6}},
+	g.Constraints = layout.Exact(r.Size())
+	layout.UniformInset(unit.Dp(12)).Layout(g, func(gtx layout.Context) layout.Dimensions {
+		return layout.Flex{Axis: layout.Vertical, Spacing: layout.SpaceBetween}.Layout(gtx,
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				stage := u.job.progress.Stage()
+				if stage == "" {
+					stage = "reading"
+				}
+				return u.label(gtx, "Loading "+u.job.src.Name+" — "+stage+"…")
+			}),
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				pb := material.ProgressBar(u.th, float32(u.job.progress.Fraction()))
+				return pb.Layout(gtx)
+			}),
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				return layout.E.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+					return u.smallButton(gtx, &u.toolbar.cancel, "Cancel")
+				})
+			}),
 		)
-		if !ok {
-			break
-		}
-		switch e := ev.(type) {
-		case key.Event:
-			if e.State != key.Press {
-				continue
-			}
-			switch e.Name {
-			case "W":
-				u.zoom(0.8, 0.5)
-			case "S":
-				u.zoom(1.25, 0.5)
-			case "A":
-				u.pan(-0.1)
-			case "D":
-				u.pan(0.1)
-			case key.NameEscape:
-				if u.job != nil {
-					u.job.cancel()
-				}
-			}
-		case pointer.Event:
-			switch e.Kind {
-			case pointer.Press:
-				gtx.Execute(key.FocusCmd{Tag: u})
-			case pointer.Scroll:
-				frac := float64(e.Position.X) / float64(max(gtx.Constraints.Max.X, 1))
-				if e.Modifiers.Contain(key.ModShortcut) {
-					if e.Scroll.Y > 0 {
-						u.zoom(1.2, frac)
-					} else if e.Scroll.Y < 0 {
-						u.zoom(1/1.2, frac)
-					}
-				} else if e.Scroll.X != 0 {
-					u.pan(float64(e.Scroll.X) / float64(max(gtx.Constraints.Max.X, 1)))
-				} else {
-					u.view.scrollY = max(0, u.view.scrollY+e.Scroll.Y)
-				}
-			}
-		}
-	}
+	})
 }
 
-func (u *ui) zoom(factor, anchor float64) {
-	if u.doc == nil {
-		return
-	}
-	span := u.view.end - u.view.start
-	at := u.view.start + span*anchor
-	ns := max(span*factor, 1)
-	u.view.start = at - ns*anchor
-	u.view.end = u.view.start + ns
+// label draws one line of chrome text.
+func (u *ui) label(gtx layout.Context, s string) layout.Dimensions {
+	return u.labelStyle(s).Layout(gtx)
 }
 
-func (u *ui) pan(frac float64) {
-	if u.doc == nil {
-		return
-	}
-	d := (u.view.end - u.view.start) * frac
-	u.view.start += d
-	u.view.end += d
+func (u *ui) labelStyle(s string) material.LabelStyle {
+	l := material.Body2(u.th, s)
+	l.MaxLines = 1
+	l.Color = u.colors.text
+	return l
+}
+
+// smallButton is the flat toolbar button used everywhere in the chrome.
+func (u *ui) smallButton(gtx layout.Context, c *widget.Clickable, s string) layout.Dimensions {
+	b := material.Button(u.th, c, s)
+	b.TextSize = unit.Sp(12)
+	b.Inset = layout.Inset{Top: unit.Dp(4), Bottom: unit.Dp(4), Left: unit.Dp(8), Right: unit.Dp(8)}
+	b.Background = u.colors.button
+	b.Color = u.colors.text
+	b.CornerRadius = unit.Dp(3)
+	return b.Layout(gtx)
+}
+
+// pointerFilter is the filter every interactive area of the window uses.
+func pointerFilter(tag event.Tag, kinds pointer.Kind) pointer.Filter {
+	return pointer.Filter{Target: tag, Kinds: kinds,
+		ScrollX: pointer.ScrollRange{Min: -1e6, Max: 1e6}, ScrollY: pointer.ScrollRange{Min: -1e6, Max: 1e6}}
 }

@@ -81,3 +81,5 @@ func (j *loadJob) result() (tr *core.Trace, err error, elapsed time.Duration, ok
 	defer j.mu.Unlock()
 	return j.trace, j.err, j.elapsed, j.done
 }
+
+func dirOf(path string) string { return filepath.Dir(path) }

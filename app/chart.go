@@ -1,0 +1,371 @@
+package app
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"time"
+
+	"gioui.org/f32"
+	"gioui.org/io/event"
+	"gioui.org/io/key"
+	"gioui.org/io/pointer"
+	"gioui.org/layout"
+	"gioui.org/op"
+	"gioui.org/op/clip"
+	"gioui.org/op/paint"
+	"gioui.org/unit"
+
+	"flamedesk/render"
+	"flamedesk/timeline"
+)
+
+const (
+	wheelZoomRate  = 0.01  // zoom factor per scroll pixel is e^rate: one X11 notch (2×10 px) ≈ 1.22×
+	momentumDecay  = 5.0   // per second: the fling velocity falls to 1/e in 200 ms
+	momentumStopPx = 20.0  // px/s below which a fling stops
+	clickSlopPx    = 4     // a press and release closer than this is a click, not a drag
+	doubleClick    = 400 * time.Millisecond
+)
+
+// chart is the time ruler and the track area: it turns pointer input into viewport changes and
+// selections, and paints render's draw list, replaying last frame's ops when nothing changed.
+type chart struct {
+	builder *render.Builder
+	painter render.GioPainter
+	list    render.DrawList
+
+	// The recorded ops of the last painted state, replayed while the state stays the same.
+	cacheOps op.Ops
+	cache    op.CallOp
+	cacheKey chartKey
+	dirty    bool
+
+	drag struct {
+		active, moved, rangeSelect bool
+		start, last                f32.Point
+		lastTime                   time.Time
+		velocity                   float64 // px/s, along x
+	}
+	lastPress     time.Time
+	lastPressAt   f32.Point
+	fling         float64 // px/s, while coasting after a drag
+	rulerHeight   int
+	origin        image.Point // top-left of the chart in window coordinates
+	size          image.Point
+	tooltipAnchor f32.Point
+}
+
+// chartKey is everything a painted chart depends on; equal keys paint equal pixels.
+type chartKey struct {
+	view       timeline.View
+	scrollY    float64
+	size       image.Point
+	selected   timeline.EntryRef
+	hoverKind  timeline.HitKind
+	hoverSpan  timeline.Span
+	hoverTrack timeline.TrackID
+	hoverGroup int
+	search     *timeline.SearchResult
+	rangeStart float64
+	rangeEnd   float64
+	theme      *render.Theme
+	layoutH    float64
+	doc        *document
+}
+
+func (c *chart) reset() {
+	c.builder = nil
+	c.fling = 0
+	c.dirty = true
+}
+
+func (c *chart) invalidate() { c.dirty = true }
+
+func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
+	size := gtx.Constraints.Max
+	c.size = size
+	d := u.doc
+	if d == nil {
+		paint.FillShape(gtx.Ops, u.colors.chart.Background, clip.Rect{Max: size}.Op())
+		return layout.Dimensions{Size: size}
+	}
+	if c.builder == nil {
+		c.builder = render.NewBuilder(d.model)
+		c.builder.Style = render.DefaultStyle().Scaled(gtx.Metric.PxPerDp)
+	}
+	c.rulerHeight = int(c.builder.Style.RulerHeight)
+	d.view.SetSize(float64(size.X), float64(size.Y-c.rulerHeight))
+	d.view.SetContentHeight(d.model.ContentHeight())
+
+	c.handlePointer(gtx, u, d)
+	if c.fling != 0 {
+		dt := 1.0 / 60
+		d.view.Pan(-c.fling * dt)
+		c.fling *= math.Exp(-momentumDecay * dt)
+		if math.Abs(c.fling) < momentumStopPx {
+			c.fling = 0
+		}
+		gtx.Execute(op.InvalidateCmd{})
+	}
+
+	key := chartKey{
+		view: d.view.View(), scrollY: d.view.ScrollY(), size: size, selected: d.selected,
+		hoverKind: d.hover.Kind, hoverSpan: d.hover.Span, hoverTrack: d.hover.Track, hoverGroup: d.hover.Group,
+		search: d.search, rangeStart: d.rangeStart, rangeEnd: d.rangeEnd, theme: u.colors.chart,
+		layoutH: d.model.ContentHeight(), doc: d,
+	}
+	if c.dirty || key != c.cacheKey {
+		c.builder.Build(&c.list, d.view, &render.Frame{
+			Width: size.X, Height: size.Y, Theme: u.colors.chart, Selection: d.selected, Hover: d.hover,
+			Search: d.search, RangeStart: d.rangeStart, RangeEnd: d.rangeEnd,
+		})
+		c.cacheOps.Reset()
+		m := op.Record(&c.cacheOps)
+		c.painter.Paint(&c.cacheOps, &c.list)
+		c.cache = m.Stop()
+		c.cacheKey = key
+		c.dirty = false
+	}
+	clipArea := clip.Rect{Max: size}.Push(gtx.Ops)
+	c.cache.Add(gtx.Ops)
+	event.Op(gtx.Ops, c)
+	pointer.CursorDefault.Add(gtx.Ops)
+	if c.drag.active && c.drag.moved && !c.drag.rangeSelect {
+		pointer.CursorGrabbing.Add(gtx.Ops)
+	}
+	clipArea.Pop()
+	c.layoutTooltip(gtx, u, d)
+	return layout.Dimensions{Size: size}
+}
+
+// handlePointer turns the chart's pointer events into navigation, hover and selection.
+func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
+	for {
+		ev, ok := gtx.Event(pointerFilter(c, pointer.Move|pointer.Press|pointer.Drag|pointer.Release|
+			pointer.Scroll|pointer.Leave|pointer.Cancel))
+		if !ok {
+			break
+		}
+		e, ok := ev.(pointer.Event)
+		if !ok {
+			continue
+		}
+		chartY := float64(e.Position.Y) - float64(c.rulerHeight)
+		switch e.Kind {
+		case pointer.Move:
+			c.hoverAt(d, e.Position, chartY)
+		case pointer.Leave, pointer.Cancel:
+			d.hover = timeline.Hit{Kind: timeline.HitNone, Group: -1, Track: -1, Entry: timeline.NoEntry}
+			d.hoverX = -1
+			c.drag.active = false
+		case pointer.Scroll:
+			c.fling = 0
+			c.onScroll(d, e)
+			c.hoverAt(d, e.Position, chartY)
+		case pointer.Press:
+			gtx.Execute(key.FocusCmd{Tag: u})
+			c.fling = 0
+			if e.Buttons.Contain(pointer.ButtonSecondary) {
+				c.onSecondaryClick(u, d, e.Position, chartY)
+				continue
+			}
+			c.drag.active, c.drag.moved = true, false
+			c.drag.rangeSelect = e.Modifiers.Contain(key.ModShift)
+			c.drag.start, c.drag.last, c.drag.lastTime = e.Position, e.Position, time.Now()
+			c.drag.velocity = 0
+		case pointer.Drag:
+			if !c.drag.active {
+				continue
+			}
+			if !c.drag.moved && dist(e.Position, c.drag.start) >= clickSlopPx {
+				c.drag.moved = true
+				if !c.drag.rangeSelect {
+					d.view.Mark()
+				}
+			}
+			if !c.drag.moved {
+				continue
+			}
+			now := time.Now()
+			dx := float64(e.Position.X - c.drag.last.X)
+			dy := float64(e.Position.Y - c.drag.last.Y)
+			if c.drag.rangeSelect {
+				a := d.view.PxToTime(float64(c.drag.start.X))
+				b := d.view.PxToTime(float64(e.Position.X))
+				d.rangeStart, d.rangeEnd = math.Min(a, b), math.Max(a, b)
+				u.panel.rangeChanged(u)
+			} else {
+				d.view.Pan(-dx)
+				d.view.ScrollBy(-dy)
+				if dt := now.Sub(c.drag.lastTime).Seconds(); dt > 0 {
+					// A smoothed velocity, so one jittery event does not decide the fling.
+					c.drag.velocity = 0.6*c.drag.velocity + 0.4*(dx/dt)
+				}
+			}
+			c.drag.last, c.drag.lastTime = e.Position, now
+			c.hoverAt(d, e.Position, chartY)
+		case pointer.Release:
+			if !c.drag.active {
+				continue
+			}
+			c.drag.active = false
+			if c.drag.moved {
+				if !c.drag.rangeSelect && time.Since(c.drag.lastTime) < 80*time.Millisecond &&
+					math.Abs(c.drag.velocity) > 200 {
+					c.fling = c.drag.velocity
+					gtx.Execute(op.InvalidateCmd{})
+				}
+				continue
+			}
+			double := time.Since(c.lastPress) < doubleClick && dist(e.Position, c.lastPressAt) < clickSlopPx
+			c.lastPress, c.lastPressAt = time.Now(), e.Position
+			c.onClick(u, d, e.Position, chartY, double)
+		}
+	}
+}
+
+func dist(a, b f32.Point) float32 {
+	return float32(math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)))
+}
+
+func (c *chart) hoverAt(d *document, p f32.Point, chartY float64) {
+	d.hoverX, d.hoverY = float64(p.X), chartY
+	if chartY < 0 {
+		d.hover = timeline.Hit{Kind: timeline.HitNone, Group: -1, Track: -1, Entry: timeline.NoEntry}
+		return
+	}
+	d.hover = d.model.HitTest(d.view, float64(p.X), chartY, c.builder.Style.MinBarPx)
+	c.tooltipAnchor = p
+}
+
+// onScroll: ctrl/cmd+wheel zooms at the cursor, shift+wheel or a horizontal delta pans, and a plain
+// wheel scrolls the tracks (DevTools' "modern" scheme).
+func (c *chart) onScroll(d *document, e pointer.Event) {
+	sx, sy := float64(e.Scroll.X), float64(e.Scroll.Y)
+	switch {
+	case e.Modifiers.Contain(key.ModShortcut) && sy != 0:
+		d.view.ZoomAt(float64(e.Position.X), math.Exp(sy*wheelZoomRate))
+	case e.Modifiers.Contain(key.ModShift) && sy != 0:
+		d.view.Pan(sy * 2)
+	case math.Abs(sx) > math.Abs(sy):
+		d.view.Pan(sx * 2)
+	default:
+		d.view.ScrollBy(sy * 2)
+	}
+}
+
+// onClick selects what was clicked, toggles a header, or zooms to an entry on a double click.
+func (c *chart) onClick(u *ui, d *document, p f32.Point, chartY float64, double bool) {
+	if chartY < 0 {
+		return
+	}
+	h := d.model.HitTest(d.view, float64(p.X), chartY, c.builder.Style.MinBarPx)
+	switch h.Kind {
+	case timeline.HitGroupHeader:
+		g := &d.model.Groups[h.Group]
+		d.model.SetGroupCollapsed(h.Group, !g.Collapsed)
+	case timeline.HitTrackHeader:
+		t := &d.model.Tracks[h.Track]
+		d.model.SetTrackCollapsed(h.Track, !t.Collapsed)
+	case timeline.HitEntry:
+		d.selectHit(h)
+		if double {
+			if h.Span.Merged() {
+				d.view.ZoomToRange(h.Span.Start, h.Span.End)
+			} else {
+				d.view.ZoomToEntry(d.model.EntryStart(h.Entry), d.model.EntryEnd(h.Entry))
+			}
+		}
+		u.panel.selectionChanged(u)
+	default:
+		d.clearSelection()
+		u.panel.selectionChanged(u)
+	}
+	c.invalidate()
+}
+
+// onSecondaryClick hides the process or thread whose header was right-clicked.
+func (c *chart) onSecondaryClick(u *ui, d *document, p f32.Point, chartY float64) {
+	if chartY < 0 {
+		return
+	}
+	h := d.model.HitTest(d.view, float64(p.X), chartY, c.builder.Style.MinBarPx)
+	switch h.Kind {
+	case timeline.HitGroupHeader:
+		d.model.SetGroupHidden(h.Group, true)
+	case timeline.HitTrackHeader:
+		d.model.SetTrackHidden(h.Track, true)
+	}
+	c.invalidate()
+}
+
+// layoutTooltip shows name, duration and URL of the entry under the pointer.
+func (c *chart) layoutTooltip(gtx layout.Context, u *ui, d *document) {
+	if d.hover.Kind != timeline.HitEntry || c.drag.active {
+		return
+	}
+	lines := tooltipLines(d, d.hover)
+	m := op.Record(gtx.Ops)
+	g := gtx
+	g.Constraints.Min = image.Point{}
+	g.Constraints.Max.X = gtx.Dp(520)
+	dims := layout.UniformInset(unit.Dp(6)).Layout(g, func(gtx layout.Context) layout.Dimensions {
+		children := make([]layout.FlexChild, 0, len(lines))
+		for i, l := range lines {
+			children = append(children, layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				if i == 0 {
+					return u.label(gtx, l)
+				}
+				return u.mutedLabel(gtx, l)
+			}))
+		}
+		return layout.Flex{Axis: layout.Vertical}.Layout(gtx, children...)
+	})
+	call := m.Stop()
+	at := image.Pt(int(c.tooltipAnchor.X)+14, int(c.tooltipAnchor.Y)+18)
+	if at.X+dims.Size.X > c.size.X {
+		at.X = max(0, c.size.X-dims.Size.X)
+	}
+	if at.Y+dims.Size.Y > c.size.Y {
+		at.Y = max(0, int(c.tooltipAnchor.Y)-dims.Size.Y-6)
+	}
+	defer op.Offset(at).Push(gtx.Ops).Pop()
+	paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: dims.Size}.Op())
+	paint.FillShape(gtx.Ops, u.colors.border, clip.Stroke{Path: clip.Rect{Max: dims.Size}.Path(), Width: 1}.Op())
+	call.Add(gtx.Ops)
+}
+
+// tooltipLines describes a hovered span: its name and duration, then where it comes from.
+func tooltipLines(d *document, h timeline.Hit) []string {
+	m := d.model
+	if h.Span.Merged() {
+		return []string{
+			fmt.Sprintf("%d entries merged", h.Span.Count()),
+			fmt.Sprintf("%s, starting with %s", formatDuration(h.Span.End-h.Span.Start), m.EntryName(h.Entry)),
+			"double-click to zoom in",
+		}
+	}
+	ref := h.Entry
+	lines := []string{fmt.Sprintf("%s  %s", formatDuration(m.EntryEnd(ref)-m.EntryStart(ref)), m.EntryName(ref))}
+	if url := m.EntryURL(ref); url != "" {
+		lines = append(lines, url)
+	} else if cat := m.EntryCategory(ref); cat != "" {
+		lines = append(lines, cat)
+	}
+	return lines
+}
+
+// formatDuration prints µs the way DevTools does: µs below a millisecond, ms below a second, s above.
+func formatDuration(us float64) string {
+	switch {
+	case us < 1:
+		return fmt.Sprintf("%.2f µs", us)
+	case us < 1000:
+		return fmt.Sprintf("%.0f µs", us)
+	case us < 1e6:
+		return fmt.Sprintf("%.2f ms", us/1000)
+	default:
+		return fmt.Sprintf("%.3f s", us/1e6)
+	}
+}

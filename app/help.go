@@ -1,0 +1,76 @@
+package app
+
+import (
+	"image"
+
+	"gioui.org/layout"
+	"gioui.org/op"
+	"gioui.org/op/clip"
+	"gioui.org/op/paint"
+	"gioui.org/unit"
+	"gioui.org/widget"
+)
+
+// helpOverlay lists every key and mouse gesture.
+type helpOverlay struct {
+	shown bool
+	close widget.Clickable
+}
+
+// helpRows is the help text: what to press, and what it does.
+var helpRows = [][2]string{
+	{"W / S (Z on AZERTY), ↑ / ↓", "zoom in / out at the pointer, faster while held"},
+	{"A / D (Q on AZERTY), ← / →", "pan left / right, faster while held"},
+	{"+ / − / 0, Home", "zoom in / zoom out / fit the whole trace"},
+	{"Ctrl + wheel", "zoom at the pointer"},
+	{"Wheel", "scroll the tracks up and down"},
+	{"Shift + wheel, horizontal swipe", "pan"},
+	{"Drag", "pan (it keeps coasting when you let go while moving)"},
+	{"Shift + drag", "select a time range (the call tree follows it)"},
+	{"Click / double-click", "select a bar / zoom to it"},
+	{"Click a header / right-click it", "collapse or expand a process or thread / hide it"},
+	{"Alt + ← / Alt + →", "back / forward through zoom history"},
+	{"Ctrl + F, Enter / Shift + Enter", "search, next / previous match"},
+	{"Esc", "clear the selection (or close this help)"},
+	{"Ctrl + O", "open a file"},
+	{"Call tree: ↑ ↓ ← →", "move, expand, collapse"},
+	{"Call tree: f F m M p d r c", "focus subtree / function, merge node / function, prune, drop, collapse recursion / script"},
+	{"? or F1", "show or hide this help"},
+}
+
+func (h *helpOverlay) layout(gtx layout.Context, u *ui) {
+	for h.close.Clicked(gtx) {
+		h.shown = false
+	}
+	if !h.shown {
+		return
+	}
+	size := gtx.Constraints.Max
+	w, ht := min(size.X-gtx.Dp(40), gtx.Dp(760)), min(size.Y-gtx.Dp(40), gtx.Dp(22)*(len(helpRows)+3))
+	r := image.Rect((size.X-w)/2, (size.Y-ht)/2, (size.X+w)/2, (size.Y+ht)/2)
+	defer op.Offset(r.Min).Push(gtx.Ops).Pop()
+	paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: r.Size()}.Op())
+	paint.FillShape(gtx.Ops, u.colors.border, clip.Stroke{Path: clip.Rect{Max: r.Size()}.Path(), Width: 2}.Op())
+	g := gtx
+	g.Constraints = layout.Exact(r.Size())
+	layout.UniformInset(unit.Dp(12)).Layout(g, func(gtx layout.Context) layout.Dimensions {
+		children := []layout.FlexChild{layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+			return layout.Flex{}.Layout(gtx,
+				layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return u.label(gtx, "Keys and mouse") }),
+				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.smallButton(gtx, &h.close, "Close") }),
+			)
+		})}
+		for _, row := range helpRows {
+			children = append(children, layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				return layout.Flex{}.Layout(gtx,
+					layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+						gtx.Constraints.Min.X = gtx.Dp(250)
+						return u.label(gtx, row[0])
+					}),
+					layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return u.mutedLabel(gtx, row[1]) }),
+				)
+			}))
+		}
+		return layout.Flex{Axis: layout.Vertical}.Layout(gtx, children...)
+	})
+}

@@ -1,0 +1,197 @@
+package app
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"gioui.org/f32"
+	"gioui.org/io/event"
+	"gioui.org/io/pointer"
+	"gioui.org/layout"
+	"gioui.org/op"
+	"gioui.org/op/clip"
+	"gioui.org/op/paint"
+
+	"flamedesk/timeline"
+)
+
+const (
+	overviewBuckets = 1024 // time resolution of the activity picture; the GPU scales it to the width
+	overviewMaxRows = 16   // the busiest tracks get a row each
+	overviewHeight  = 56   // dp
+)
+
+// overview is the minimap across the top: how busy each track is over the whole trace, with the
+// current view as a window. Drag the window to move the view; drag elsewhere to zoom to a range.
+type overview struct {
+	doc   *document
+	theme *chrome
+	img   paint.ImageOp
+	rows  int
+
+	dragging, moving bool
+	dragStartX       float32
+	startView        timeline.View
+	selX0, selX1     float32
+	width            int
+}
+
+func (o *overview) reset() { o.doc = nil }
+
+// build paints each track's activity (the share of each bucket covered by its top-level entries)
+// into a small image, once per document and theme.
+func (o *overview) build(d *document, c *chrome) {
+	o.doc, o.theme = d, c
+	m := d.model
+	lo, hi := m.Bounds()
+	span := math.Max(hi-lo, 1)
+	type rowData struct {
+		busy  []float64
+		total float64
+	}
+	var rows []rowData
+	for ti := range m.Tracks {
+		t := &m.Tracks[ti]
+		if len(t.Levels) == 0 {
+			continue
+		}
+		r := rowData{busy: make([]float64, overviewBuckets)}
+		lv := &t.Levels[0]
+		for _, e := range lv.Entries {
+			s := t.Core.Start[e]
+			dur := t.Core.Dur[e]
+			if !(dur > 0) {
+				continue
+			}
+			r.total += dur
+			b0 := (s - lo) / span * overviewBuckets
+			b1 := (s + dur - lo) / span * overviewBuckets
+			for b := int(math.Max(b0, 0)); b < overviewBuckets && float64(b) < b1; b++ {
+				r.busy[b] += math.Min(b1, float64(b+1)) - math.Max(b0, float64(b))
+			}
+		}
+		rows = append(rows, r)
+	}
+	// Keep the busiest tracks, in display order.
+	if len(rows) > overviewMaxRows {
+		order := make([]int, len(rows))
+		for i := range order {
+			order[i] = i
+		}
+		for i := 1; i < len(order); i++ {
+			for j := i; j > 0 && rows[order[j]].total > rows[order[j-1]].total; j-- {
+				order[j], order[j-1] = order[j-1], order[j]
+			}
+		}
+		keep := make([]bool, len(rows))
+		for _, i := range order[:overviewMaxRows] {
+			keep[i] = true
+		}
+		kept := rows[:0]
+		for i, r := range rows {
+			if keep[i] {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	o.rows = max(len(rows), 1)
+	img := image.NewNRGBA(image.Rect(0, 0, overviewBuckets, o.rows))
+	bg, fg := c.panel, c.accent
+	for y, r := range rows {
+		for x, v := range r.busy {
+			img.SetNRGBA(x, y, mix(bg, fg, math.Min(v, 1)))
+		}
+	}
+	o.img = paint.NewImageOp(img)
+	o.img.Filter = paint.FilterLinear
+}
+
+func mix(a, b color.NRGBA, t float64) color.NRGBA {
+	l := func(x, y uint8) uint8 { return uint8(float64(x) + (float64(y)-float64(x))*t + 0.5) }
+	return color.NRGBA{R: l(a.R, b.R), G: l(a.G, b.G), B: l(a.B, b.B), A: 0xff}
+}
+
+func (o *overview) layout(gtx layout.Context, u *ui) layout.Dimensions {
+	d := u.doc
+	h := gtx.Dp(overviewHeight)
+	size := image.Pt(gtx.Constraints.Max.X, h)
+	o.width = size.X
+	if d == nil {
+		return layout.Dimensions{Size: size}
+	}
+	if o.doc != d || o.theme == nil || *o.theme != u.colors {
+		c := u.colors
+		o.build(d, &c)
+	}
+	vp := d.view
+	total := vp.Total()
+	toX := func(rel float64) float32 { return float32(rel / total * float64(size.X)) }
+	toRel := func(x float32) float64 { return float64(x) / float64(size.X) * total }
+	for {
+		ev, ok := gtx.Event(pointer.Filter{Target: o, Kinds: pointer.Press | pointer.Drag | pointer.Release | pointer.Cancel})
+		if !ok {
+			break
+		}
+		e, ok := ev.(pointer.Event)
+		if !ok {
+			continue
+		}
+		v := vp.View()
+		switch e.Kind {
+		case pointer.Press:
+			o.dragging, o.dragStartX, o.startView = true, e.Position.X, v
+			x0, x1 := toX(v.Start), toX(v.Start+v.Span)
+			o.moving = e.Position.X >= x0-3 && e.Position.X <= x1+3
+			o.selX0, o.selX1 = e.Position.X, e.Position.X
+			if o.moving {
+				vp.Mark()
+			}
+		case pointer.Drag:
+			if !o.dragging {
+				continue
+			}
+			if o.moving {
+				dv := o.startView
+				dv.Start += toRel(e.Position.X - o.dragStartX)
+				vp.SetView(dv)
+			} else {
+				o.selX1 = e.Position.X
+			}
+		case pointer.Release, pointer.Cancel:
+			if o.dragging && !o.moving && e.Kind == pointer.Release && math.Abs(float64(o.selX1-o.selX0)) > 3 {
+				a, b := toRel(min(o.selX0, o.selX1)), toRel(max(o.selX0, o.selX1))
+				vp.ZoomToRange(vp.Origin()+a, vp.Origin()+b)
+			}
+			o.dragging = false
+		}
+	}
+
+	defer clip.Rect{Max: size}.Push(gtx.Ops).Pop()
+	paint.Fill(gtx.Ops, u.colors.panel)
+	// The activity picture, scaled from buckets × rows to the strip.
+	sx := float32(size.X) / overviewBuckets
+	sy := float32(h-gtx.Dp(4)) / float32(o.rows)
+	st := op.Affine(f32.Affine2D{}.Scale(f32.Point{}, f32.Pt(sx, sy)).Offset(f32.Pt(0, float32(gtx.Dp(2))))).Push(gtx.Ops)
+	o.img.Add(gtx.Ops)
+	paint.PaintOp{}.Add(gtx.Ops)
+	st.Pop()
+	// Shade what is outside the view, and frame the view.
+	v := vp.View()
+	x0, x1 := int(toX(v.Start)), int(math.Ceil(float64(toX(v.Start+v.Span))))
+	x1 = max(x1, x0+2)
+	shade := color.NRGBA{A: 0x50}
+	paint.FillShape(gtx.Ops, shade, clip.Rect{Max: image.Pt(x0, h)}.Op())
+	paint.FillShape(gtx.Ops, shade, clip.Rect{Min: image.Pt(x1, 0), Max: size}.Op())
+	paint.FillShape(gtx.Ops, u.colors.accent, clip.Stroke{Path: clip.Rect{Min: image.Pt(x0, 0), Max: image.Pt(x1, h)}.Path(), Width: 2}.Op())
+	if o.dragging && !o.moving {
+		a, b := int(min(o.selX0, o.selX1)), int(max(o.selX0, o.selX1))
+		paint.FillShape(gtx.Ops, color.NRGBA{R: u.colors.accent.R, G: u.colors.accent.G, B: u.colors.accent.B, A: 0x40},
+			clip.Rect{Min: image.Pt(a, 0), Max: image.Pt(b, h)}.Op())
+	}
+	paint.FillShape(gtx.Ops, u.colors.border, clip.Rect{Min: image.Pt(0, h-1), Max: size}.Op())
+	event.Op(gtx.Ops, o)
+	pointer.CursorPointer.Add(gtx.Ops)
+	return layout.Dimensions{Size: size}
+}
