@@ -30,11 +30,13 @@ and share of the total. Each sample weighs the time to the next one.
   --range S:E        only samples taken in [S, E), µs on the trace's clock; either side may be empty
   --transform T      apply T; repeat to apply several, in order. KIND is one of
                        focus-subtree, merge-call-node, prune        ARG: a PATH such as A/B/C
+                       focus-subtree-inverted                       ARG: a bottom-up PATH such as E/D
                        focus-function, merge-function,
                        drop-function, collapse-recursion            ARG: NAME, NAME@URL or NAME@URL:LINE:COL
                        collapse-resource                            ARG: a script URL
-                     A PATH is function names joined by "/" from a root of the (non-inverted) tree
-                     as the previous transforms left it; "(anonymous)" names a function without one.
+                     A PATH is function names joined by "/" from a root of the tree as the previous
+                     transforms left it (bottom-up: from the function on top of the stack down to
+                     its callers); "(anonymous)" names a function without one.
   --top N            print only the N heaviest children of each node (0: all)
   --format F         text (an indented tree) or json:
                        {"units":"ms","total":T,"roots":[{"name","url","line","column","total",
@@ -181,7 +183,7 @@ func printCalltree(tr *core.Trace, opts calltreeOptions, stdout, stderr io.Write
 	}
 	stack := calltree.NewStack(src)
 	for _, spec := range opts.transforms {
-		ts, err := calltree.ParseSpec(spec, stack.Tree(calltree.View{}))
+		ts, err := calltree.ParseSpec(spec, stack)
 		if err != nil {
 			return usageError(stderr, "calltree: %v", err)
 		}

@@ -195,6 +195,11 @@ func TestCalltreeSeedThroughCLI(t *testing.T) {
 			    C:1,0
 			      B:1,0
 			        A:1,0`},
+		{[]string{"--transform", "focus-subtree-inverted:G/F", "--invert"}, `
+			F:1,1
+			  C:1,0
+			    B:1,0
+			      A:1,0`},
 		{[]string{"--top", "1"}, `
 			A:3,0
 			  B:3,0

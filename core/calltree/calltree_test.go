@@ -340,7 +340,7 @@ func TestOrders(t *testing.T) {
 func TestPathsAndLookups(t *testing.T) {
 	s := mustStack(t, profileFromText(t, seedSamples))
 	tree := s.Tree(View{})
-	ts, err := ParseSpec("focus-subtree:A/B/H/F", tree)
+	ts, err := ParseSpec("focus-subtree:A/B/H/F", s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestPathsAndLookups(t *testing.T) {
 	}
 	// The path of E survives the merge of C as A/B/D/E (the seed's "How call tree
 	// modifications affect function paths").
-	e, _ := ParseSpec("focus-subtree:A/B/C/D/E", tree)
+	e, _ := ParseSpec("focus-subtree:A/B/C/D/E", s)
 	push(t, s, "merge-call-node:A/B/C")
 	moved := s.MapPath(e[0].Path)
 	if got := s.Functions().PathString(moved); got != "A/B/D/E" {
@@ -372,24 +372,24 @@ func TestParseSpecErrors(t *testing.T) {
 	s := mustStack(t, profileFromText(t, `
 		A@x.js  A@y.js  B
 	`))
-	tree := s.Tree(View{})
 	for _, spec := range []string{
 		"merge-call-node",           // no argument
 		"explode:A",                 // unknown kind
 		"merge-call-node:A/Z",       // no such child
+		"focus-subtree-inverted:Z",  // no such bottom-up root
 		"focus-function:A",          // ambiguous
 		"drop-function:Q",           // no such function
 		"collapse-resource:nope.js", // no such script
 	} {
-		if _, err := ParseSpec(spec, tree); err == nil {
+		if _, err := ParseSpec(spec, s); err == nil {
 			t.Errorf("ParseSpec(%q) succeeded", spec)
 		}
 	}
-	ts, err := ParseSpec("focus-function:A@y.js", tree)
+	ts, err := ParseSpec("focus-function:A@y.js", s)
 	if err != nil || len(ts) != 1 {
 		t.Fatalf("a qualified name should pick one function: %v %v", ts, err)
 	}
-	ts, err = ParseSpec("drop-function:A", tree)
+	ts, err = ParseSpec("drop-function:A", s)
 	if err != nil || len(ts) != 2 {
 		t.Fatalf("drop-function of an ambiguous name should drop each match: %v %v", ts, err)
 	}
@@ -534,4 +534,28 @@ func TestTreeConcurrentWalks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Spec and ParseSpec round-trip, the inverted focus included.
+func TestSpecRoundTrip(t *testing.T) {
+	s := mustStack(t, profileFromText(t, seedSamples))
+	for _, spec := range []string{
+		"focus-subtree:A/B/C", "focus-subtree-inverted:G/F/C", "focus-function:F", "merge-call-node:A/B",
+		"merge-function:B", "prune:A/B/H", "drop-function:E", "collapse-recursion:C",
+	} {
+		ts, err := ParseSpec(spec, s)
+		if err != nil || len(ts) != 1 {
+			t.Fatalf("%s: %v %v", spec, ts, err)
+		}
+		if got := ts[0].Spec(s.Functions()); got != spec {
+			t.Errorf("ParseSpec(%q).Spec() = %q", spec, got)
+		}
+	}
+	push(t, s, "focus-subtree-inverted:G/F")
+	checkTree(t, s, View{}, `
+		A:1,0
+		  B:1,0
+		    C:1,0
+		      F:1,1
+	`)
 }

@@ -175,7 +175,7 @@ func dedent(s string) string {
 // push resolves a command-line spec against the stack's current tree and pushes it.
 func push(tb testing.TB, s *Stack, spec string) {
 	tb.Helper()
-	ts, err := ParseSpec(spec, s.Tree(View{}))
+	ts, err := ParseSpec(spec, s)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -7,29 +7,35 @@ import (
 	"strings"
 )
 
+// invertedFocus is the command-line spelling of FocusSubtree with Inverted set.
+const invertedFocus = "focus-subtree-inverted"
+
 // ParseSpec reads a transform in its command-line form "KIND:ARG" and resolves the names in ARG
-// against tree, the non-inverted tree of the stack the transform will be pushed on:
+// against the current top of s, where the transform will be pushed:
 //
 //   - a PATH (focus-subtree, merge-call-node, prune) is function names joined by "/" from a root;
-//     where siblings share a name, the heaviest one is taken;
+//     where siblings share a name, the heaviest one is taken; for focus-subtree-inverted it is a
+//     path of the bottom-up tree, from the function on top of the stack down to a caller;
 //   - a function (focus-function, merge-function, drop-function, collapse-recursion) is NAME,
 //     NAME@URL or NAME@URL:LINE:COLUMN (1-based); when several functions of the tree match, merge,
 //     drop and collapse apply to each of them, and focus-function asks for a narrower name;
 //   - a URL (collapse-resource) is a script URL exactly as in the profile.
 //
 // "(anonymous)" matches functions without a name.
-func ParseSpec(spec string, tree *Tree) ([]Transform, error) {
-	if tree.Inverted() {
-		return nil, fmt.Errorf("transform %q: names resolve against the non-inverted tree", spec)
-	}
+func ParseSpec(spec string, s *Stack) ([]Transform, error) {
 	kindStr, arg, ok := strings.Cut(spec, ":")
 	if !ok || arg == "" {
 		return nil, fmt.Errorf("transform %q: want KIND:ARG", spec)
 	}
 	kind, ok := ParseKind(kindStr)
-	if !ok {
-		return nil, fmt.Errorf("transform %q: unknown kind %q (want one of %s)", spec, kindStr, strings.Join(kindNames[:], ", "))
+	inverted := kindStr == invertedFocus
+	if inverted {
+		kind, ok = FocusSubtree, true
 	}
+	if !ok {
+		return nil, fmt.Errorf("transform %q: unknown kind %q (want one of %s, %s)", spec, kindStr, strings.Join(kindNames[:], ", "), invertedFocus)
+	}
+	tree := s.Tree(View{Inverted: inverted})
 	f := tree.Functions()
 	switch {
 	case kind.takesPath():
@@ -37,7 +43,7 @@ func ParseSpec(spec string, tree *Tree) ([]Transform, error) {
 		if err != nil {
 			return nil, fmt.Errorf("transform %q: %w", spec, err)
 		}
-		return []Transform{{Kind: kind, Path: p}}, nil
+		return []Transform{{Kind: kind, Path: p, Inverted: inverted}}, nil
 	case kind == CollapseResource:
 		id, ok := f.strings.Lookup(arg)
 		res, ok2 := f.ResourceByURL(id)

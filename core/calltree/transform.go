@@ -113,6 +113,9 @@ func (t Transform) Label(f *Functions) string {
 		}
 		return "(anonymous)"
 	}
+	if t.Kind.takesPath() && len(t.Path) == 0 {
+		return t.Kind.String()
+	}
 	switch t.Kind {
 	case FocusSubtree:
 		if t.Inverted {
@@ -138,10 +141,12 @@ func (t Transform) Label(f *Functions) string {
 }
 
 // Spec is the command-line form "KIND:ARG" of the transform, with names, e.g.
-// "merge-call-node:A/B/C". Names are not unique, so a spec is for people and scripts, not for
+// "merge-call-node:A/B/C" (an inverted focus is "focus-subtree-inverted:PATH"). Names are not unique, so a spec is for people and scripts, not for
 // persistence.
 func (t Transform) Spec(f *Functions) string {
 	switch {
+	case t.Inverted:
+		return invertedFocus + ":" + f.PathString(t.Path)
 	case t.Kind.takesPath():
 		return t.Kind.String() + ":" + f.PathString(t.Path)
 	case t.Kind == CollapseResource:
