@@ -23,9 +23,9 @@ import (
 // with the transform stack shown as breadcrumbs. Building a tree or applying a transform runs on
 // its own goroutine; the table keeps showing the previous tree until the new one is ready.
 type treePanel struct {
-	tabTree, tabBottomUp widget.Clickable
-	inverted             bool
-	order                calltree.Order
+	tabTree, tabBottomUp            widget.Clickable
+	inverted                        bool
+	order                           calltree.Order
 	sortRunning, sortSelf, sortName widget.Clickable
 
 	profile int             // index into Trace.Profiles, -1 for none

@@ -21,10 +21,10 @@ import (
 )
 
 const (
-	wheelZoomRate  = 0.01  // zoom factor per scroll pixel is e^rate: one X11 notch (2×10 px) ≈ 1.22×
-	momentumDecay  = 5.0   // per second: the fling velocity falls to 1/e in 200 ms
-	momentumStopPx = 20.0  // px/s below which a fling stops
-	clickSlopPx    = 4     // a press and release closer than this is a click, not a drag
+	wheelZoomRate  = 0.01 // zoom factor per scroll pixel is e^rate: one X11 notch (2×10 px) ≈ 1.22×
+	momentumDecay  = 5.0  // per second: the fling velocity falls to 1/e in 200 ms
+	momentumStopPx = 20.0 // px/s below which a fling stops
+	clickSlopPx    = 4    // a press and release closer than this is a click, not a drag
 	doubleClick    = 400 * time.Millisecond
 )
 

@@ -29,9 +29,9 @@ type document struct {
 	// rangeStart/rangeEnd bound the shift+drag selection, absolute µs; equal when there is none.
 	rangeStart, rangeEnd float64
 
-	search      *timeline.SearchResult
+	search *timeline.SearchResult
 	// highlight marks the calls of the function selected in the call tree.
-	highlight *timeline.SearchResult
+	highlight   *timeline.SearchResult
 	searchIndex int // the current match, -1 before the first Enter
 }
 
