@@ -1,6 +1,7 @@
 package calltree
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -59,15 +60,17 @@ func (s *Stack) Transforms() []Transform {
 
 // Push applies t on top of the stack. A path that names no node is not an error: the transform
 // then keeps nothing (focus) or changes nothing (merge, prune), as it would after a change of
-// range.
+// range. The stack is not locked while the transform runs, so a UI can keep reading it; if the
+// stack changes meanwhile, Push fails with ErrStackChanged and leaves it as it is.
 func (s *Stack) Push(t Transform) error {
 	if err := t.validate(s.src.funcs); err != nil {
 		return err
 	}
 	t.Path = slices.Clone(t.Path)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	top := s.levels[len(s.levels)-1]
+	depth := len(s.levels)
+	top := s.levels[depth-1]
+	s.mu.Unlock()
 	next, target := t.apply(top.table, s.src.funcs)
 	nodeOf := make([]int32, len(top.nodeOf))
 	for i, n := range top.nodeOf {
@@ -76,10 +79,18 @@ func (s *Stack) Push(t Transform) error {
 			nodeOf[i] = target[n]
 		}
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.levels) != depth || s.levels[depth-1].table != top.table {
+		return ErrStackChanged
+	}
 	s.levels = append(s.levels, level{t: t, table: next, nodeOf: nodeOf})
 	clear(s.trees)
 	return nil
 }
+
+// ErrStackChanged is returned by Push when another goroutine changed the stack while it ran.
+var ErrStackChanged = errors.New("calltree: the transform stack changed during Push")
 
 // Pop removes the last transform; it reports false when the stack was empty.
 func (s *Stack) Pop() bool {
