@@ -53,6 +53,10 @@ type profileKey struct {
 	pid   int64
 	id    core.StrID
 	isStr bool
+	// Chrome 65/66 wrote id-less CpuProfile events, one per thread: each is its own profile.
+	// (DevTools reads only the ph X form, which always has an id.)
+	anonTid int64
+	anon    bool
 }
 
 type preProfile struct {
@@ -71,7 +75,10 @@ func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings) ([]Assemble
 	var pids []int64
 	byPid := map[int64][]*preProfile{}
 	get := func(i int) *preProfile {
-		k := profileKey{c.Pid[i], c.ID[i], c.IDIsString[i]}
+		k := profileKey{pid: c.Pid[i], id: c.ID[i], isStr: c.IDIsString[i]}
+		if c.Kind[i] == core.ChunkWhole && c.ID[i] == 0 {
+			k.anon, k.anonTid = true, c.Tid[i]
+		}
 		if p, ok := byKey[k]; ok {
 			return p
 		}

@@ -415,7 +415,7 @@ func (l *loader) frameField(f *frameFields, k []byte) error {
 		if err != nil {
 			return err
 		}
-		*dst = l.strs.InternBytes(v)
+		*dst = l.intern(v)
 	case "scriptId":
 		kind, err := s.valueKind()
 		if err != nil {
@@ -553,6 +553,11 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 		return false, err
 	}
 	for more := !empty; more; {
+		if x, d, ok := s.fastInt(); ok {
+			c.Deltas = append(c.Deltas, float64(x))
+			more = d == ','
+			continue
+		}
 		v, ok, err := s.number()
 		if err != nil {
 			return false, err
@@ -590,6 +595,11 @@ func (l *loader) int64Array(dst *[]int64, span *core.Span, bad *int) (present bo
 		return false, err
 	}
 	for more := !empty; more; {
+		if x, d, ok := s.fastInt(); ok {
+			a = append(a, x)
+			more = d == ','
+			continue
+		}
 		v, ok, err := s.integer()
 		if err != nil {
 			return false, err
@@ -624,6 +634,11 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 		return false, err
 	}
 	for more := !empty; more; {
+		if x, d, ok := s.fastInt(); ok {
+			c.Positions = append(c.Positions, clampInt32(float64(x)))
+			more = d == ','
+			continue
+		}
 		v, ok, err := s.number()
 		if err != nil {
 			return false, err

@@ -625,6 +625,45 @@ func parseNumber(b []byte) (float64, bool) {
 	return v, true
 }
 
+// fastInt parses the common array element "123," or "-45]" straight from the window: an integer
+// of up to 15 digits followed by ',' or ']'. It consumes the element and its delimiter and
+// reports the delimiter; ok is false (nothing consumed) when the bytes need the general path.
+func (s *scanner) fastInt() (v int64, delim byte, ok bool) {
+	i, buf := s.pos, s.buf
+	if s.end-i < 18 {
+		return 0, 0, false
+	}
+	neg := buf[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var x int64
+	for ; i-start < 16; i++ {
+		c := buf[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		x = x*10 + int64(c-'0')
+	}
+	n := i - start
+	if n == 0 || n > 15 {
+		return 0, 0, false
+	}
+	d := buf[i]
+	if d != ',' && d != ']' {
+		return 0, 0, false
+	}
+	if neg {
+		if x == 0 {
+			return 0, 0, false // -0 is a float matter
+		}
+		x = -x
+	}
+	s.pos = i + 1
+	return x, d, true
+}
+
 // integer reads a value that should be an integral number (a node id). ok is false, with the value
 // consumed, for anything else.
 func (s *scanner) integer() (int64, bool, error) {
