@@ -119,6 +119,14 @@ type Track struct {
 type Level struct {
 	Entries []int32   // indexes into the track's core.Track
 	MaxEnd  []float64 // MaxEnd[i] = max over Entries[:i+1] of Start+Dur, µs
+
+	// stand[i] is the least merge width at which entry i stands apart from its predecessor: the
+	// larger of the gap before it and the width it adds past its predecessors (see spans.go),
+	// rounded up to a float32. blockMax and superMax are its maxima over blocks of 64 and 4096
+	// entries, so that a search for the next entry that stands apart skips whole blocks.
+	stand    []float32
+	blockMax []float32
+	superMax []float32
 }
 
 // Len is the number of entries in the level.
@@ -322,7 +330,59 @@ func buildLevels(ct *core.Track) []Level {
 			lv.MaxEnd[i] = runMax
 		}
 	}
+	stands := make([]float32, n)
+	off = 0
+	for d := range levels {
+		lv := &levels[d]
+		lv.stand = stands[off : off+lv.Len()]
+		off += lv.Len()
+		lv.buildStand(ct)
+	}
 	return levels
+}
+
+const (
+	blockShift = 6  // 64 entries per block
+	superShift = 12 // 4096 entries per super-block
+)
+
+func (lv *Level) buildStand(ct *core.Track) {
+	n := lv.Len()
+	for i, e := range lv.Entries {
+		if i == 0 {
+			lv.stand[0] = float32(math.Inf(1)) // nothing to merge with
+			continue
+		}
+		start, prevEnd := ct.Start[e], lv.MaxEnd[i-1]
+		gap := start - prevEnd
+		added := lv.MaxEnd[i] - max(start, prevEnd)
+		lv.stand[i] = roundUp32(max(gap, added))
+	}
+	lv.blockMax = make([]float32, (n+(1<<blockShift)-1)>>blockShift)
+	lv.superMax = make([]float32, (n+(1<<superShift)-1)>>superShift)
+	for i := range lv.blockMax {
+		lv.blockMax[i] = float32(math.Inf(-1))
+	}
+	for i := range lv.superMax {
+		lv.superMax[i] = float32(math.Inf(-1))
+	}
+	for i, v := range lv.stand {
+		lv.blockMax[i>>blockShift] = max(lv.blockMax[i>>blockShift], v)
+		lv.superMax[i>>superShift] = max(lv.superMax[i>>superShift], v)
+	}
+}
+
+// roundUp32 is the least float32 not below x (+Inf for NaN, so that searches stop there and the
+// exact test decides).
+func roundUp32(x float64) float32 {
+	if math.IsNaN(x) {
+		return float32(math.Inf(1))
+	}
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
 }
 
 // entryEnd is Start+Dur with a missing or negative duration read as 0.

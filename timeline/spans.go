@@ -20,21 +20,23 @@ import "flamedesk/core"
 // between neighbours. This is the rule gotraceui and Tracy use: keep merging until a span or a
 // gap is itself wide enough.
 //
-// Finding where a run ends without visiting its entries relies on the running maximum of ends,
-// MaxEnd, which never decreases. Between two entries i-1 and i, the gap and i's width together are
-// at most MaxEnd[i]-MaxEnd[i-1]. So from the current end of a run, every entry whose MaxEnd is
-// less than W further cannot start a boundary, and an exponential search skips straight to the
-// first entry that could. Each such step advances the run by at least W, so a level costs
-// O((visible pixels / minimum width) · log n) however many entries it holds.
+// Both conditions fold into one number per entry, stand[k] = max(gap before k, width k adds),
+// that does not depend on W: an entry k inside a run of narrow entries ends the run exactly when
+// stand[k] ≥ W. The level keeps the maxima of stand over blocks of 64 and 4096 entries, so the
+// end of a run — however many thousand entries it swallows — is found by skipping whole blocks
+// whose maximum is below W, and its start (when it begins left of the window) by the same search
+// backwards. A span costs a few block checks when its run is short and n/4096 at worst (about a
+// microsecond for a level of millions), so a frame costs what it shows, not what the trace holds.
 
 // Span is one thing to draw on a level: a single entry, or a merged run of sub-pixel entries.
+// A span depends only on the data and the merge width, never on where the window is: a run that
+// begins left of the window or ends right of it is reported whole.
 type Span struct {
 	// Start and End bound what to draw, absolute µs: the first entry's start and the run's
-	// latest end. A run that began left of the window starts at the previous entry's end (left
-	// of the window too), so that its visible part is filled like the whole run's would be.
+	// latest end.
 	Start, End float64
-	// First and Last are the positions in the level (inclusive) of the entries the span covers
-	// inside the window; Entry(level) is the first one's index in the core.Track.
+	// First and Last are the positions in the level (inclusive) of the entries the span covers;
+	// Entry(level) is the first one's index in the core.Track.
 	First, Last int32
 }
 
@@ -119,33 +121,47 @@ func (it *SpanIter) Next() (Span, bool) {
 		it.pos = k + 1
 		return Span{Start: start, End: entryEnd(ct, lv.Entries[k]), First: int32(k), Last: int32(k)}, true
 	}
+	first := k
 	if it.joined(k) {
-		// The run began left of the window; fill from where it was.
-		start = min(start, lv.MaxEnd[k-1])
+		first = it.runStart(k)
 	}
 	last := it.runEnd(k)
 	it.pos = last + 1
-	return Span{Start: start, End: lv.MaxEnd[last], First: int32(k), Last: int32(last)}, true
+	return Span{Start: ct.Start[lv.Entries[first]], End: lv.MaxEnd[last], First: int32(first), Last: int32(last)}, true
 }
 
-// runEnd is the last position of the run that contains the narrow entry at position a, or the
-// first position whose end reaches past the window when the run goes on beyond it.
+// runEnd is the last position of the run that holds the narrow entry at position a.
 func (it *SpanIter) runEnd(a int) int {
-	lv := it.lv
-	n := len(lv.MaxEnd)
-	cur := a
-	for cur < n-1 && lv.MaxEnd[cur] < it.t1 {
-		// No boundary can fall before the first entry that ends at least W after the run does.
-		j := gallop(lv.MaxEnd, cur+1, lv.MaxEnd[cur]+it.minW)
-		if j == n {
+	n := len(it.lv.Entries)
+	for j := a + 1; ; j++ {
+		j = it.lv.firstStanding(j, it.minW)
+		if j >= n {
 			return n - 1
 		}
 		if !it.joined(j) {
 			return j - 1
 		}
-		cur = j
+		// stand is rounded up to float32, so j may only look like it stands apart.
 	}
-	return cur
+}
+
+// runStart is the first position of the run that holds the entry at position k, which is joined
+// to its predecessor.
+func (it *SpanIter) runStart(k int) int {
+	c := k - 1
+	for {
+		c = it.lv.lastStanding(c, it.minW)
+		switch {
+		case c < 0:
+			return 0
+		case !it.narrow(c):
+			return c + 1 // a wide entry ends the run before it
+		case !it.joined(c):
+			return c // stands apart from its predecessor: the run's first entry
+		}
+		// stand is rounded up to float32, so c may only look like it stands apart.
+		c--
+	}
 }
 
 // narrow reports whether the entry at position k adds less than the minimum width to the level:
@@ -169,25 +185,57 @@ func (it *SpanIter) joined(k int) bool {
 	return gap < it.minW && it.narrow(k) && it.narrow(k-1)
 }
 
-// gallop is the first position i ≥ lo with ends[i] ≥ target (len(ends) when none), found by an
-// exponential search from lo and so costing O(log(i-lo)).
-func gallop(ends []float64, lo int, target float64) int {
-	n := len(ends)
-	step := 1
-	hi := lo
-	for hi < n && ends[hi] < target {
-		lo = hi + 1
-		hi = lo + step
-		step <<= 1
-	}
-	hi = min(hi, n)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if ends[mid] < target {
-			lo = mid + 1
-		} else {
-			hi = mid
+// firstStanding is the first position i ≥ lo with stand[i] ≥ w, or Len() when there is none.
+func (lv *Level) firstStanding(lo int, w float64) int {
+	const block, super = 1 << blockShift, 1 << superShift
+	stand := lv.stand
+	n := len(stand)
+	i := max(lo, 0)
+	for ; i < n && i&(block-1) != 0; i++ {
+		if float64(stand[i]) >= w {
+			return i
 		}
 	}
-	return lo
+	for i < n {
+		switch {
+		case i&(super-1) == 0 && float64(lv.superMax[i>>superShift]) < w:
+			i += super
+		case float64(lv.blockMax[i>>blockShift]) < w:
+			i += block
+		default:
+			for end := min(i+block, n); i < end; i++ {
+				if float64(stand[i]) >= w {
+					return i
+				}
+			}
+		}
+	}
+	return n
+}
+
+// lastStanding is the last position i ≤ hi with stand[i] ≥ w, or -1 when there is none.
+func (lv *Level) lastStanding(hi int, w float64) int {
+	const block, super = 1 << blockShift, 1 << superShift
+	stand := lv.stand
+	i := min(hi, len(stand)-1)
+	for ; i >= 0 && i&(block-1) != block-1; i-- {
+		if float64(stand[i]) >= w {
+			return i
+		}
+	}
+	for i >= 0 {
+		switch {
+		case i&(super-1) == super-1 && float64(lv.superMax[i>>superShift]) < w:
+			i -= super
+		case float64(lv.blockMax[i>>blockShift]) < w:
+			i -= block
+		default:
+			for end := i - block; i > end; i-- {
+				if float64(stand[i]) >= w {
+					return i
+				}
+			}
+		}
+	}
+	return -1
 }
