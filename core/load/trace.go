@@ -86,11 +86,11 @@ type loader struct {
 	lastThreadID core.ThreadID
 	lastThreadOK bool
 	pendDirty    bool // pending holds data to roll back
-	ev        event
-	pend      pending
-	minTs     float64
-	maxTs     float64
-	w         counts
+	ev           event
+	pend         pending
+	minTs        float64
+	maxTs        float64
+	w            counts
 }
 
 // counts are warnings counted during the hot loop and turned into messages at the end.
