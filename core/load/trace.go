@@ -95,9 +95,11 @@ type loader struct {
 
 // counts are warnings counted during the hot loop and turned into messages at the end.
 type counts struct {
-	noTs, badTs, badDur, badPid, argsTooBig, badSampleIDs, badNodeIDs, badDeltas, badTraceIDs int
-	noName                                                                                    int
-	firstBadTs                                                                                int
+	noTs, badTs, badDur, badPid, argsTooBig int
+	badSampleIDs, badNodeIDs, badDeltas     int
+	badTraceIDs, noName, malformed          int
+	firstBadTs                              int
+	firstMalformed                          string
 }
 
 // event is the scratch for the event being decoded.
@@ -303,7 +305,10 @@ func (l *loader) eventFailed(err error, start int64) (stop bool, _ error) {
 		l.tr.Warnings.Addf("event %d: %v; the rest of the file could not be read", l.nEvents-1, err)
 		return true, nil
 	}
-	l.tr.Warnings.Add(fmt.Sprintf("events with malformed JSON skipped (the first: event %d, %v)", l.nEvents-1, err), 1)
+	if l.w.malformed == 0 {
+		l.w.firstMalformed = fmt.Sprintf("event %d, %v", l.nEvents-1, err)
+	}
+	l.w.malformed++
 	return false, nil
 }
 
@@ -999,6 +1004,9 @@ func (l *loader) finish() {
 	}
 	w := &l.tr.Warnings
 	w.Add("events without a ts skipped", l.w.noTs)
+	if l.w.malformed > 0 {
+		w.Add(fmt.Sprintf("events with malformed JSON skipped (the first: %s)", l.w.firstMalformed), l.w.malformed)
+	}
 	if l.w.badTs > 0 {
 		w.Add(fmt.Sprintf("events with a non-numeric ts skipped (the first: event %d)", l.w.firstBadTs), l.w.badTs)
 	}
