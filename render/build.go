@@ -371,7 +371,8 @@ func (b *Builder) highlights(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 		x0 := float32(max(math.Round(vp.TimeToPx(f.RangeStart)), -1))
 		x1 := float32(min(math.Round(vp.TimeToPx(f.RangeEnd)), float64(width)+1))
 		if x1 > x0 {
-			dst.rect(LayerHighlight, b.ui.rangeFill, Rect{x0, 0, x1, float32(dst.Height)})
+			dst.rect(LayerHighlight, b.ui.rangeFill, Rect{x0, chartTop, x1, float32(dst.Height)})
+			dst.rect(LayerRulerText, b.ui.rangeFill, Rect{x0, 0, x1, chartTop})
 		}
 	}
 	spanRect := func(ti timeline.TrackID, level int, s timeline.Span) (Rect, bool) {

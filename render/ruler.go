@@ -37,12 +37,14 @@ func nextStep(step float64) float64 {
 
 // AppendTime appends a time of v µs (since the trace's start) to dst in the unit that suits a
 // ruler step of step µs, with as many decimals as the step needs: "1.5 s", "250 ms", "12.25 µs".
+// It allocates nothing when dst has room.
 func AppendTime(dst []byte, v, step float64) []byte {
+	// The unit keeps the numbers short: steps of 100 µs and more read in ms, of 0.1 s in s.
 	div, unit := 1.0, " µs"
 	switch {
-	case step >= 1e6:
+	case step >= 1e5:
 		div, unit = 1e6, " s"
-	case step >= 1e3:
+	case step >= 1e2:
 		div, unit = 1e3, " ms"
 	}
 	decimals := 0

@@ -203,13 +203,25 @@ func ContrastRatio(a, b color.NRGBA) float64 {
 	return (la + 0.05) / (lb + 0.05)
 }
 
+// MinContrast is the contrast every label keeps on its bar: WCAG AA for small text.
+const MinContrast = 4.5
+
 // TextOn is the label colour for a bar of colour bg: the theme's dark or light text, whichever
-// contrasts more.
+// contrasts more; and when neither reaches MinContrast (mid-tones), black or white, one of which
+// always does.
 func (t *Theme) TextOn(bg color.NRGBA) color.NRGBA {
-	if ContrastRatio(t.TextDark, bg) >= ContrastRatio(t.TextLight, bg) {
-		return t.TextDark
+	pick := func(dark, light color.NRGBA) (color.NRGBA, float64) {
+		cd, cl := ContrastRatio(dark, bg), ContrastRatio(light, bg)
+		if cd >= cl {
+			return dark, cd
+		}
+		return light, cl
 	}
-	return t.TextLight
+	if c, r := pick(t.TextDark, t.TextLight); r >= MinContrast {
+		return c
+	}
+	c, _ := pick(color.NRGBA{A: 0xff}, color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff})
+	return c
 }
 
 // mix blends a towards b by f (0 keeps a), for opaque colours.
