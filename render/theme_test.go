@@ -158,4 +158,3 @@ func TestLabelsKeepReadableContrast(t *testing.T) {
 		}
 	}
 }
-
