@@ -39,7 +39,14 @@ func Collect(events []ProfileEvent) []Profile {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return events[order[a]].Ts < events[order[b]].Ts })
 
-	var out []Profile
+	// First decide which events end up in which profile, then copy each profile's data once:
+	// appending chunk by chunk would copy the arrays of a long profile several times over.
+	type instance struct {
+		head   int
+		chunks []int
+	}
+	var instances []instance
+	var final []int // per id slot, its current instance
 	slot := map[string]int{}
 	for _, i := range order {
 		ev := &events[i]
@@ -47,32 +54,47 @@ func Collect(events []ProfileEvent) []Profile {
 			continue
 		}
 		k, seen := slot[ev.ID]
-		if !ev.Chunk {
-			start := ev.StartTime
-			if start == 0 || math.IsNaN(start) {
-				start = ev.Ts
-			}
-			p := Profile{
-				ID: ev.ID, Pid: ev.Pid, Tid: ev.Tid, Thread: ev.Thread, StartTime: start,
-				Nodes:      append([]Node(nil), ev.Nodes...),
-				Samples:    append([]int64(nil), ev.Samples...),
-				TimeDeltas: append([]float64(nil), ev.TimeDeltas...),
-			}
+		switch {
+		case !ev.Chunk:
+			instances = append(instances, instance{head: i})
 			if seen {
-				out[k] = p
+				final[k] = len(instances) - 1
 			} else {
-				slot[ev.ID] = len(out)
-				out = append(out, p)
+				slot[ev.ID] = len(final)
+				final = append(final, len(instances)-1)
 			}
-			continue
+		case seen:
+			in := &instances[final[k]]
+			in.chunks = append(in.chunks, i)
 		}
-		if !seen {
-			continue
+	}
+
+	out := make([]Profile, len(final))
+	for k, which := range final {
+		in := instances[which]
+		head := &events[in.head]
+		start := head.StartTime
+		if start == 0 || math.IsNaN(start) {
+			start = head.Ts
 		}
-		p := &out[k]
-		p.Nodes = append(p.Nodes, ev.Nodes...)
-		p.Samples = append(p.Samples, ev.Samples...)
-		p.TimeDeltas = append(p.TimeDeltas, ev.TimeDeltas...)
+		nodes, samples, deltas := len(head.Nodes), len(head.Samples), len(head.TimeDeltas)
+		for _, c := range in.chunks {
+			nodes += len(events[c].Nodes)
+			samples += len(events[c].Samples)
+			deltas += len(events[c].TimeDeltas)
+		}
+		p := Profile{
+			ID: head.ID, Pid: head.Pid, Tid: head.Tid, Thread: head.Thread, StartTime: start,
+			Nodes:      append(make([]Node, 0, nodes), head.Nodes...),
+			Samples:    append(make([]int64, 0, samples), head.Samples...),
+			TimeDeltas: append(make([]float64, 0, deltas), head.TimeDeltas...),
+		}
+		for _, c := range in.chunks {
+			p.Nodes = append(p.Nodes, events[c].Nodes...)
+			p.Samples = append(p.Samples, events[c].Samples...)
+			p.TimeDeltas = append(p.TimeDeltas, events[c].TimeDeltas...)
+		}
+		out[k] = p
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package lighthouse
 
 import (
 	"math"
+	"runtime"
+	"sync"
 
 	"flamedesk/core"
 )
@@ -61,25 +63,40 @@ func FromTrace(tr *core.Trace) []Result {
 		}
 	}
 
+	// Profiles are independent apart from sharing their thread's tasks: work on them in parallel,
+	// building each thread's tasks once.
 	type threadTasks struct {
+		once  sync.Once
 		tasks []Task
 		err   error
 	}
-	cache := map[core.ThreadID]threadTasks{}
+	perThread := map[core.ThreadID]*threadTasks{}
 	for i := range results {
-		r := &results[i]
-		th := r.Profile.Thread
-		tt, ok := cache[th]
-		if !ok {
-			tt.tasks, tt.err = KnownTasks(wanted[th], traceEnd)
-			cache[th] = tt
-		}
-		r.Tasks, r.TasksErr = tt.tasks, tt.err
-		r.Events, r.Err = Synthesize(&r.Profile)
-		if r.Err == nil && r.TasksErr == nil {
-			Refine(r.Events, r.Tasks)
+		if perThread[results[i].Profile.Thread] == nil {
+			perThread[results[i].Profile.Thread] = &threadTasks{}
 		}
 	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(results)) {
+		wg.Go(func() {
+			for i := range jobs {
+				r := &results[i]
+				tt := perThread[r.Profile.Thread]
+				tt.once.Do(func() { tt.tasks, tt.err = KnownTasks(wanted[r.Profile.Thread], traceEnd) })
+				r.Tasks, r.TasksErr = tt.tasks, tt.err
+				r.Events, r.Err = Synthesize(&r.Profile)
+				if r.Err == nil && r.TasksErr == nil {
+					Refine(r.Events, r.Tasks)
+				}
+			}
+		})
+	}
+	for i := range results {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 	return results
 }
 

@@ -45,45 +45,88 @@ func Refine(s *Synthetic, tasks []Task) {
 		ends[i] = byEnd[i].End
 	}
 
+	// The window of an event's partner: for a B the step of its E, found by a backward pass (and
+	// parked in Refined until the forward pass overwrites it), for an E the step of its B, kept on
+	// a stack. Both passes read the columns in order; looking partners up by index would miss the
+	// cache for nearly every event of a deep profile.
+	var stack []int32
+	for i := n - 1; i >= 0; i-- {
+		if s.Ph[i] == 'E' {
+			stack = append(stack, s.Step[i])
+		} else if len(stack) > 0 {
+			s.Refined[i] = float64(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+		}
+	}
+
 	var w window
-	haveWindow := false
-	groupTs := math.NaN()
-	latestEnd, earliestStart := math.Inf(-1), math.Inf(1) // refined events at this sample so far
+	step := int32(-1)
+	var lo, hi, groupTs float64
+	latestEnd, earliestStart := math.Inf(-1), math.Inf(1) // refined events at this ts so far
 	for i := 0; i < n; i++ {
-		lo, hi := s.Earliest[i], s.Latest[i]
-		if !haveWindow || lo != w.lo || hi != w.hi {
+		if s.Step[i] != step {
+			step = s.Step[i]
+			lo, hi = s.stepRange(step)
 			w.build(tasks, starts, byEnd, ends, lo, hi)
-			haveWindow = true
+			// Lighthouse also bounds events by the refined events of the same naive ts; the
+			// closing events share theirs with the last sample.
+			if ts := naiveOf(lo, hi); ts != groupTs || i == 0 {
+				groupTs = ts
+				latestEnd, earliestStart = math.Inf(-1), math.Inf(1)
+			}
 		}
-		if s.Naive[i] != groupTs {
-			groupTs = s.Naive[i]
-			latestEnd, earliestStart = math.Inf(-1), math.Inf(1)
-		}
-		pair := s.Pair[i]
 		var ts float64
 		if s.Ph[i] == 'B' {
+			stack = append(stack, step)
+			pairLo, _ := s.stepRange(int32(s.Refined[i]))
 			// Tasks starting in the window: parents end at or after the call's earliest end.
-			k := sort.SearchFloat64s(w.crossStartEnds, s.Earliest[pair])
-			least := math.Max(math.Max(lo, w.crossStartMaxStartFrom[k]), math.Max(w.crossEndMaxEnd, latestEnd))
-			most := math.Min(hi, w.crossStartMinStartBefore[k])
+			k := sort.SearchFloat64s(w.crossStartEnds, pairLo)
+			least := max(lo, w.crossStartMaxStartFrom[k], w.crossEndMaxEnd, latestEnd)
+			most := min(hi, w.crossStartMinStartBefore[k])
 			ts = least
 			if isInfOrNaN(least) && !isInfOrNaN(most) {
 				ts = most
 			}
-			earliestStart = math.Min(earliestStart, ts)
+			earliestStart = min(earliestStart, ts)
 		} else {
+			pairStep := step
+			if len(stack) > 0 {
+				pairStep = stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+			}
+			_, pairHi := s.stepRange(pairStep)
 			// Tasks ending in the window: parents start at or before the call's latest start.
-			k := upperBound(w.crossEndStarts, s.Latest[pair])
-			least := math.Max(lo, w.crossEndMaxEndFrom[k])
-			most := math.Min(math.Min(hi, w.crossEndMinEndBefore[k]), math.Min(w.crossStartMinStart, earliestStart))
+			k := upperBound(w.crossEndStarts, pairHi)
+			least := max(lo, w.crossEndMaxEndFrom[k])
+			most := min(hi, w.crossEndMinEndBefore[k], w.crossStartMinStart, earliestStart)
 			ts = most
 			if isInfOrNaN(most) {
 				ts = least
 			}
-			latestEnd = math.Max(latestEnd, ts)
+			latestEnd = max(latestEnd, ts)
 		}
 		s.Refined[i] = ts
 	}
+}
+
+// stepRange is the window [earliest, latest] of the events of a step.
+func (s *Synthetic) stepRange(step int32) (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	if step > 0 {
+		lo = s.Times[step-1]
+	}
+	if int(step) < len(s.Times) {
+		hi = s.Times[step]
+	}
+	return lo, hi
+}
+
+// naiveOf is the naive ts of events with window [lo, hi].
+func naiveOf(lo, hi float64) float64 {
+	if isInfOrNaN(hi) {
+		return lo
+	}
+	return hi
 }
 
 // window indexes the tasks that cross one sample interval [lo, hi].

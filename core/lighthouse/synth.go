@@ -33,58 +33,110 @@ type Node struct {
 
 // Synthetic holds the B/E events that Lighthouse synthesizes from a profile, one column per field.
 // At every sample where the stack changes, an E for each node that left the stack (deepest first)
-// is followed by a B for each node that joined it (outermost first). Root, (program) and (idle)
-// nodes are included.
+// is followed by a B for each node that joined it (outermost first); after the last sample, E
+// events close what is still open. Root, (program) and (idle) nodes are included.
+//
+// Events of one sample share their possible range, so ranges are kept per sample (Times) and each
+// event names its sample (Step); see Earliest, Latest and Naive. B and E events pair up by nesting.
 type Synthetic struct {
 	Ph   []byte  // 'B' or 'E'
 	Node []int32 // index into Profile.Nodes
-	// Earliest and Latest bound when the boundary really happened: the previous sample's time and
-	// this sample's time. The first events start at -Inf, the closing events after the last sample
-	// end at +Inf.
-	Earliest []float64
-	Latest   []float64
-	// Naive is the synthesized ts: Latest, or Earliest for the closing events.
-	Naive []float64
-	// Pair is the partner event (B of an E, E of a B) by nesting.
-	//
-	// Lighthouse pairs by name and timestamp instead, which differs for the closing events: they
-	// share their ts with the B events of the last sample, so an outer B that opened earlier skips
-	// too few closing E events. That cannot change a refined time, so plain nesting is kept: every
-	// B that is open at the end gets a closing E, whose earliest time is the last sample's time,
-	// whichever it is; and a closing E is bounded by the refined B events of the last sample (which
-	// are no later than that time) before any task can bound it.
-	Pair []int32
-	// Refined is the ts after refinement against known tasks; nil when not refined.
+	// Step is the sample at which the event was seen: k for sample k, len(Times) for the closing
+	// events after the last sample.
+	Step []int32
+	// Times are the sample times, µs: the start time plus the running sum of the deltas, each
+	// delta raised to at least 1 µs.
+	Times []float64
+	// Refined is each event's ts after refinement against known tasks; nil when not refined.
 	Refined []float64
 }
 
 // Len is the number of events.
 func (s *Synthetic) Len() int { return len(s.Ph) }
 
+// Earliest is the earliest time event i can have happened: the previous sample's time, -Inf for
+// the events of the first sample.
+func (s *Synthetic) Earliest(i int) float64 {
+	lo, _ := s.stepRange(s.Step[i])
+	return lo
+}
+
+// Latest is the latest time event i can have happened: its sample's time, +Inf for the closing
+// events.
+func (s *Synthetic) Latest(i int) float64 {
+	_, hi := s.stepRange(s.Step[i])
+	return hi
+}
+
+// Naive is Lighthouse's unrefined ts of event i: Latest, or Earliest for the closing events.
+func (s *Synthetic) Naive(i int) float64 { return naiveOf(s.stepRange(s.Step[i])) }
+
+// Ts is the refined ts of event i when refined, else the naive one.
+func (s *Synthetic) Ts(i int) float64 {
+	if s.Refined != nil {
+		return s.Refined[i]
+	}
+	return s.Naive(i)
+}
+
 // profileTree resolves node ids to node indexes the way Lighthouse's id map does: a repeated id
 // means the last node with it.
 type profileTree struct {
-	index  map[int64]int32
+	dense  []int32 // node index by id when ids are small (-1 for none), else nil
+	sparse map[int64]int32
 	parent []int32 // -1 for a root
 	depth  []int32
 }
 
+// lookup returns the index of the node with the given id.
+func (t *profileTree) lookup(id int64) (int32, bool) {
+	if t.dense != nil {
+		if id < 0 || id >= int64(len(t.dense)) || t.dense[id] < 0 {
+			return -1, false
+		}
+		return t.dense[id], true
+	}
+	i, ok := t.sparse[id]
+	return i, ok
+}
+
 func buildTree(p *Profile) (*profileTree, error) {
 	t := &profileTree{
-		index:  make(map[int64]int32, len(p.Nodes)),
 		parent: make([]int32, len(p.Nodes)),
 		depth:  make([]int32, len(p.Nodes)),
 	}
+	// V8 numbers nodes 1, 2, 3...: a slice indexed by id is much faster than a map.
+	dense := true
+	var maxID int64
 	for i := range p.Nodes {
-		t.index[p.Nodes[i].ID] = int32(i)
+		id := p.Nodes[i].ID
+		if id < 0 || id > 4*int64(len(p.Nodes))+64 {
+			dense = false
+			break
+		}
+		maxID = max(maxID, id)
+	}
+	if dense {
+		t.dense = make([]int32, maxID+1)
+		for i := range t.dense {
+			t.dense[i] = -1
+		}
+		for i := range p.Nodes {
+			t.dense[p.Nodes[i].ID] = int32(i)
+		}
+	} else {
+		t.sparse = make(map[int64]int32, len(p.Nodes))
+		for i := range p.Nodes {
+			t.sparse[p.Nodes[i].ID] = int32(i)
+		}
 	}
 	for i := range p.Nodes {
 		t.parent[i], t.depth[i] = -1, -1
 		n := &p.Nodes[i]
-		if t.index[n.ID] != int32(i) || !n.HasParent {
+		if last, _ := t.lookup(n.ID); last != int32(i) || !n.HasParent {
 			continue
 		}
-		pi, ok := t.index[n.Parent]
+		pi, ok := t.lookup(n.Parent)
 		if !ok {
 			return nil, fmt.Errorf("no such node %d", n.Parent)
 		}
@@ -117,9 +169,8 @@ func buildTree(p *Profile) (*profileTree, error) {
 	return t, nil
 }
 
-// Synthesize makes Lighthouse's naive B/E events of p. Sample times are the start time plus the
-// running sum of the deltas, each delta raised to at least 1 µs. It fails where Lighthouse
-// throws: a sample or parent id that names no node, or sample and delta counts that differ.
+// Synthesize makes Lighthouse's naive B/E events of p. It fails where Lighthouse throws: a
+// sample or parent id that names no node, or sample and delta counts that differ.
 func Synthesize(p *Profile) (*Synthetic, error) {
 	if len(p.Samples) != len(p.TimeDeltas) {
 		return nil, fmt.Errorf("invalid CPU profile length: %d samples, %d time deltas", len(p.Samples), len(p.TimeDeltas))
@@ -128,66 +179,74 @@ func Synthesize(p *Profile) (*Synthetic, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Synthetic{}
-	var open []int32 // B event index of each node on the current stack, outermost first
-	var joined []int32
-	emit := func(ph byte, node int32, earliest, latest float64) int32 {
-		ts := latest
-		if math.IsInf(latest, 0) || math.IsNaN(latest) {
-			ts = earliest
-		}
-		i := int32(len(s.Ph))
-		s.Ph = append(s.Ph, ph)
-		s.Node = append(s.Node, node)
-		s.Earliest = append(s.Earliest, earliest)
-		s.Latest = append(s.Latest, latest)
-		s.Naive = append(s.Naive, ts)
-		s.Pair = append(s.Pair, -1)
-		return i
-	}
-	// transition emits the events that turn the stack ending in prev into the one ending in cur.
-	transition := func(prev, cur int32, earliest, latest float64) {
-		a, b := prev, cur
-		for a >= 0 && (b < 0 || tree.depth[a] > tree.depth[b]) {
-			a = tree.parent[a]
-		}
-		for b >= 0 && (a < 0 || tree.depth[b] > tree.depth[a]) {
-			b = tree.parent[b]
-		}
-		for a != b {
-			a, b = tree.parent[a], tree.parent[b]
-		}
-		common := a
-		for n := prev; n != common; n = tree.parent[n] {
-			e := emit('E', n, earliest, latest)
-			bi := open[len(open)-1]
-			open = open[:len(open)-1]
-			s.Pair[e], s.Pair[bi] = bi, e
-		}
-		joined = joined[:0]
-		for n := cur; n != common; n = tree.parent[n] {
-			joined = append(joined, n)
-		}
-		for k := len(joined) - 1; k >= 0; k-- {
-			open = append(open, emit('B', joined[k], earliest, latest))
-		}
-	}
-
-	now := p.StartTime
-	earliest := math.Inf(-1)
-	prev := int32(-1)
+	nodes := make([]int32, len(p.Samples))
 	for i, id := range p.Samples {
-		node, ok := tree.index[id]
+		n, ok := tree.lookup(id)
 		if !ok {
 			return nil, fmt.Errorf("missing node %d", id)
 		}
-		now += math.Max(p.TimeDeltas[i], 1)
-		transition(prev, node, earliest, now)
-		earliest = now
-		prev = node
+		nodes[i] = n
 	}
-	if prev >= 0 {
-		transition(prev, -1, now, math.Inf(1))
+
+	// Deep stacks make tens of millions of events, so they are counted first and stored once.
+	count, prev := 0, int32(-1)
+	for _, n := range append(nodes, -1) {
+		common := tree.common(prev, n)
+		count += int(tree.depthOf(prev)-tree.depthOf(common)) + int(tree.depthOf(n)-tree.depthOf(common))
+		prev = n
+	}
+	s := &Synthetic{
+		Ph:    make([]byte, count),
+		Node:  make([]int32, count),
+		Step:  make([]int32, count),
+		Times: make([]float64, len(nodes)),
+	}
+	now := p.StartTime
+	for i := range nodes {
+		now += math.Max(p.TimeDeltas[i], 1)
+		s.Times[i] = now
+	}
+
+	var joined []int32
+	at := 0
+	prev = -1
+	for step, n := range append(nodes, -1) {
+		common := tree.common(prev, n)
+		for e := prev; e != common; e = tree.parent[e] {
+			s.Ph[at], s.Node[at], s.Step[at] = 'E', e, int32(step)
+			at++
+		}
+		joined = joined[:0]
+		for j := n; j != common; j = tree.parent[j] {
+			joined = append(joined, j)
+		}
+		for k := len(joined) - 1; k >= 0; k-- {
+			s.Ph[at], s.Node[at], s.Step[at] = 'B', joined[k], int32(step)
+			at++
+		}
+		prev = n
 	}
 	return s, nil
+}
+
+// depthOf is the depth of node n, -1 for no node.
+func (t *profileTree) depthOf(n int32) int32 {
+	if n < 0 {
+		return -1
+	}
+	return t.depth[n]
+}
+
+// common returns the deepest node that is on both stacks ending in a and b, -1 when none.
+func (t *profileTree) common(a, b int32) int32 {
+	for t.depthOf(a) > t.depthOf(b) {
+		a = t.parent[a]
+	}
+	for t.depthOf(b) > t.depthOf(a) {
+		b = t.parent[b]
+	}
+	for a != b {
+		a, b = t.parent[a], t.parent[b]
+	}
+	return a
 }
