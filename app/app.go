@@ -75,8 +75,11 @@ type ui struct {
 	keyFilters []event.Filter
 	focusSet   bool
 
+	state     *stateWriter
+	title     string
 	stats     *frameStats
 	lastFrame time.Time
+	frameDt   time.Duration // since the previous frame, capped, for animations
 }
 
 func newUI(w *gioapp.Window, opts Options) *ui {
@@ -86,6 +89,7 @@ func newUI(w *gioapp.Window, opts Options) *ui {
 	u.th.TextSize = unit.Sp(13)
 	u.applyTheme()
 	u.search.init()
+	u.state = newStateWriter()
 	u.panel.init()
 	if opts.FrameStats != nil {
 		u.stats = newFrameStats(opts.FrameStats)
@@ -154,7 +158,8 @@ func (u *ui) pollLoad() {
 	if src.Path != "" {
 		rememberRecent(src.Path)
 	}
-	u.win.Option(gioapp.Title("flamedesk — " + src.Name))
+	u.title = "flamedesk — " + src.Name
+	u.win.Option(gioapp.Title(u.title))
 }
 
 // frame lays out one frame: toolbar, overview, chart, bottom panel and status bar from top to
@@ -166,6 +171,7 @@ func (u *ui) frame(gtx layout.Context) {
 		dt = 16 * time.Millisecond
 	}
 	u.lastFrame = now
+	u.frameDt = dt
 
 	u.pollLoad()
 	u.dialog.poll(u)
@@ -194,6 +200,7 @@ func (u *ui) frame(gtx layout.Context) {
 	u.status.layoutWarnings(gtx, u)
 	u.toolbar.layoutRecentMenu(gtx, u)
 	u.help.layout(gtx, u)
+	u.state.write(gtx, u, u.title)
 	if !u.focusSet {
 		u.focusSet = true
 		gtx.Execute(key.FocusCmd{Tag: u})

@@ -100,10 +100,12 @@ func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
 
 	c.handlePointer(gtx, u, d)
 	if c.fling != 0 {
-		dt := 1.0 / 60
+		dt := u.frameDt.Seconds()
+		before := d.view.View()
 		d.view.Pan(-c.fling * dt)
 		c.fling *= math.Exp(-momentumDecay * dt)
-		if math.Abs(c.fling) < momentumStopPx {
+		// A fling stops when it has slowed down, or when it ran into either end of the trace.
+		if math.Abs(c.fling) < momentumStopPx || d.view.View() == before {
 			c.fling = 0
 		}
 		gtx.Execute(op.InvalidateCmd{})
@@ -221,6 +223,9 @@ func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
 			double := time.Since(c.lastPress) < doubleClick && dist(e.Position, c.lastPressAt) < clickSlopPx
 			c.lastPress, c.lastPressAt = time.Now(), e.Position
 			c.onClick(u, d, e.Position, chartY, double)
+			// The panels above and below were laid out before the chart in this frame (Flex lays out
+			// rigid children first), so they see the new selection in the next one.
+			gtx.Execute(op.InvalidateCmd{})
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"flamedesk/app/recent"
 )
 
+const toolbarHeight = 36 // dp
+
 // toolbar is the row at the top: Open, Recent, the file name, the JS call timing switch, search,
 // the theme and help.
 type toolbar struct {
@@ -47,7 +49,7 @@ func (t *toolbar) layout(u *ui) layout.Widget {
 		for t.help.Clicked(gtx) {
 			u.help.shown = !u.help.shown
 		}
-		h := gtx.Dp(36)
+		h := gtx.Dp(toolbarHeight)
 		paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: image.Pt(gtx.Constraints.Max.X, h)}.Op())
 		gtx.Constraints.Min.Y, gtx.Constraints.Max.Y = h, h
 		gap := layout.Rigid(layout.Spacer{Width: unit.Dp(6)}.Layout)
@@ -106,7 +108,7 @@ func (t *toolbar) layoutRecentMenu(gtx layout.Context, u *ui) {
 	if !t.recentShown {
 		return
 	}
-	defer op.Offset(image.Pt(gtx.Dp(70), gtx.Dp(36))).Push(gtx.Ops).Pop()
+	defer op.Offset(image.Pt(gtx.Dp(70), gtx.Dp(toolbarHeight))).Push(gtx.Ops).Pop()
 	m := op.Record(gtx.Ops)
 	g := gtx
 	g.Constraints.Min = image.Point{}

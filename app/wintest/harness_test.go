@@ -122,11 +122,17 @@ func (d *display) waitWindow(t *testing.T, a *app, want string, timeout time.Dur
 		if !a.alive() {
 			t.Fatalf("flamedesk exited before showing %q: %s", want, a.stderr.String())
 		}
-		cmd := exec.Command("xdotool", "search", "--name", want)
+		// xdotool's regular expressions do not match the title's em dash, so windows are found by
+		// the plain prefix and their full titles compared here.
+		cmd := exec.Command("xdotool", "search", "--name", "^flamedesk")
 		cmd.Env = d.env()
 		if out, err := cmd.Output(); err == nil {
-			if ids := strings.Fields(string(out)); len(ids) > 0 {
-				return ids[0]
+			for _, id := range strings.Fields(string(out)) {
+				name := exec.Command("xdotool", "getwindowname", id)
+				name.Env = d.env()
+				if title, err := name.Output(); err == nil && strings.Contains(string(title), want) {
+					return id
+				}
 			}
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -170,3 +176,19 @@ func (d *display) screenshot(t *testing.T, name string) image.Image {
 
 // settle gives the app time to redraw after input.
 func settle() { time.Sleep(700 * time.Millisecond) }
+
+// waitDrawn waits until the window has presented a frame with a chart in it: on a fresh X server
+// the first frame of a GL window can take a few seconds of shader compilation on llvmpipe.
+func (d *display) waitDrawn(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		img := d.screenshot(t, "wait-drawn")
+		if sat, _ := colourStats(img, img.Bounds()); sat > 5000 {
+			settle()
+			return
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	t.Fatal("the window never drew a chart")
+}

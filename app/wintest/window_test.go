@@ -4,34 +4,337 @@ package wintest
 
 import (
 	"image"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"flamedesk/render"
+	"flamedesk/timeline"
 )
 
-// TestFirstWindow opens a real trace and checks that a flame chart is drawn and that the app survives
-// keys and scrolling.
-func TestFirstWindow(t *testing.T) {
+const smallTrace = "gen-trace-small.json.gz"
+
+// startOn starts the app on a fixture with a state file, waits for the loaded window and moves the
+// pointer off the chart so that no hover wash is in the screenshots.
+func startOn(t *testing.T, d *display, fixture string) (*app, string, shownState) {
+	t.Helper()
+	state := stateFile(t)
+	t.Setenv("FLAMEDESK_STATE_FILE", state)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // fresh settings and recent files
+	a := d.startApp(t, "flamedesk — "+filepath.Base(fixture), fixture)
+	waitState(t, state, "the loaded trace", func(s shownState) bool { return s.ChartW > 0 && !s.Loading })
+	d.xdo(t, "mousemove", "5", "5")
+	d.waitDrawn(t)
+	return a, state, readState(t, state)
+}
+
+// rowY is the screen y of the middle of a level's row of the track of pid/tid.
+func rowY(t *testing.T, s shownState, m *timeline.Model, pid, tid int64, level int) int {
+	t.Helper()
+	for _, tp := range s.Tracks {
+		if tp.Pid == pid && tp.Tid == tid {
+			return s.ChartY + s.RulerH + int(tp.RowsY+float64(level)*m.Style.RowHeight-s.ScrollY+m.Style.RowHeight/2)
+		}
+	}
+	t.Fatalf("track %d:%d not shown", pid, tid)
+	return 0
+}
+
+// firstTrack is the model track shown first, and its pid and tid.
+func firstTrack(t *testing.T, s shownState, m *timeline.Model) (*timeline.Track, int64, int64) {
+	t.Helper()
+	pid, tid := s.Tracks[0].Pid, s.Tracks[0].Tid
+	for i := range m.Tracks {
+		th := m.Trace.Threads[m.Tracks[i].Thread]
+		if th.Pid == pid && th.Tid == tid {
+			return &m.Tracks[i], pid, tid
+		}
+	}
+	t.Fatal("first shown track not in the model")
+	return nil, 0, 0
+}
+
+func isBar(c color.Color, bg color.NRGBA) bool {
+	n := color.NRGBAModel.Convert(c).(color.NRGBA)
+	d := absDiff(n.R, bg.R) + absDiff(n.G, bg.G) + absDiff(n.B, bg.B)
+	return d > 75
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+// rowProfile says, per chart column, whether the row at y shows a bar.
+func rowProfile(img image.Image, s shownState, y int) []bool {
+	bg := render.Light().Background
+	out := make([]bool, s.ChartW)
+	for x := range out {
+		out[x] = isBar(img.At(s.ChartX+x, y), bg)
+	}
+	return out
+}
+
+// runs returns the number of bar runs in a profile and their total length.
+func runs(p []bool) (n, total int) {
+	for i, b := range p {
+		if b {
+			total++
+			if i == 0 || !p[i-1] {
+				n++
+			}
+		}
+	}
+	return n, total
+}
+
+// TestBarsWhereTheDataPutsThem opens a real trace and checks, column by column, that the top level
+// of the first track is painted exactly where its entries are.
+func TestBarsWhereTheDataPutsThem(t *testing.T) {
 	d := startXvfb(t)
-	fixture := fixturePath(t, "fixtures", "generated", "gen-trace-small.json.gz")
-	a := d.startApp(t, "flamedesk — gen-trace-small.json.gz", fixture)
-	d.xdo(t, "windowmove", a.window, "0", "0")
-	settle()
-	img := d.screenshot(t, "first-window")
-	chart := image.Rect(0, 80, screenW, screenH-40)
-	sat, distinct := colourStats(img, chart)
-	if sat < 20000 || distinct < 4 {
+	fixture := fixturePath(t, "fixtures", "generated", smallTrace)
+	a, _, s := startOn(t, d, fixture)
+	m := loadModel(t, fixture)
+	img := d.screenshot(t, "bars")
+
+	sat, distinct := colourStats(img, image.Rect(0, s.ChartY, s.ChartW, s.ChartY+s.ChartH))
+	if sat < 20000 || distinct < 6 {
 		t.Fatalf("no flame chart: %d coloured pixels in %d colours", sat, distinct)
 	}
 
-	d.xdo(t, "mousemove", "800", "400")
-	d.xdo(t, "key", "w")
-	d.xdo(t, "click", "5")
+	tr, pid, tid := firstTrack(t, s, m)
+	y := rowY(t, s, m, pid, tid, 0)
+	got := rowProfile(img, s, y)
+	covered := make([]float64, s.ChartW) // how much of each column the level covers
+	span := s.ViewEnd - s.ViewStart
+	for _, e := range tr.Levels[0].Entries {
+		x0 := (tr.Core.Start[e] - s.ViewStart) / span * float64(s.ChartW)
+		x1 := (tr.Core.Start[e] + tr.Core.Dur[e] - s.ViewStart) / span * float64(s.ChartW)
+		for x := max(int(x0), 0); x < s.ChartW && float64(x) < x1; x++ {
+			covered[x] += min(x1, float64(x+1)) - max(x0, float64(x))
+		}
+	}
+	var wrongFull, wrongEmpty, full, empty int
+	for x := 2; x < s.ChartW-2; x++ {
+		switch {
+		case covered[x-2] >= 1 && covered[x-1] >= 1 && covered[x] >= 1 && covered[x+1] >= 1 && covered[x+2] >= 1:
+			full++
+			if !got[x] {
+				wrongFull++
+			}
+		case covered[x-2]+covered[x-1]+covered[x]+covered[x+1]+covered[x+2] == 0:
+			empty++
+			if got[x] {
+				wrongEmpty++
+			}
+		}
+	}
+	if full < 100 || empty < 50 {
+		t.Fatalf("fixture gives too little to check: %d full and %d empty columns", full, empty)
+	}
+	if wrongFull > full/50 || wrongEmpty > empty/50 {
+		t.Fatalf("row y=%d: %d of %d columns that have an entry show none, %d of %d empty columns show a bar",
+			y, wrongFull, full, wrongEmpty, empty)
+	}
+
+	// Labels: dark text pixels inside the widest bar of the row.
+	var best int32 = -1
+	for _, e := range tr.Levels[0].Entries {
+		if best < 0 || tr.Core.Dur[e] > tr.Core.Dur[best] {
+			best = e
+		}
+	}
+	x0 := int((tr.Core.Start[best] - s.ViewStart) / span * float64(s.ChartW))
+	x1 := int((tr.Core.Start[best] + tr.Core.Dur[best] - s.ViewStart) / span * float64(s.ChartW))
+	dark := 0
+	for x := max(x0, 0) + 2; x < min(x1, s.ChartW)-2; x++ {
+		for yy := y - 5; yy <= y+5; yy++ {
+			c := color.NRGBAModel.Convert(img.At(x, yy)).(color.NRGBA)
+			if int(c.R)+int(c.G)+int(c.B) < 250 {
+				dark++
+			}
+		}
+	}
+	if dark < 20 {
+		t.Fatalf("no label drawn in the widest bar (%d–%d px): %d dark pixels", x0, x1, dark)
+	}
+
+	// A key and a scroll: the app survives and keeps its title.
+	d.xdo(t, "mousemove", "800", "400", "key", "w", "click", "5")
 	d.xdo(t, "keydown", "ctrl", "click", "4", "keyup", "ctrl")
 	settle()
 	if !a.alive() {
 		t.Fatalf("flamedesk died after input: %s", a.stderr.String())
 	}
-	if title := d.title(t, a); !strings.Contains(title, "gen-trace-small") {
+	if title := d.title(t, a); !strings.Contains(title, smallTrace) {
 		t.Fatalf("title changed to %q", title)
 	}
 }
+
+// TestNavigation zooms with ctrl+wheel, pans by dragging and with D, and checks both the view and
+// the picture.
+func TestNavigation(t *testing.T) {
+	d := startXvfb(t)
+	fixture := fixturePath(t, "fixtures", "generated", smallTrace)
+	_, state, s0 := startOn(t, d, fixture)
+	m := loadModel(t, fixture)
+	_, pid, tid := firstTrack(t, s0, m)
+	y := rowY(t, s0, m, pid, tid, 2)
+	before := d.screenshot(t, "nav-before")
+	n0, len0 := runs(rowProfile(before, s0, y))
+
+	// Zoom in at the middle of the chart: three notches up.
+	cx := s0.ChartX + s0.ChartW/2
+	d.xdo(t, "mousemove", itoa(cx), itoa(y))
+	for range 3 {
+		d.xdo(t, "keydown", "ctrl", "click", "4", "keyup", "ctrl")
+	}
+	s1 := waitState(t, state, "a zoomed view", func(s shownState) bool { return s.ViewEnd-s.ViewStart < 0.8*(s0.ViewEnd-s0.ViewStart) })
+	d.xdo(t, "mousemove", "5", "5")
+	settle()
+	s1 = readState(t, state)
+	mid0 := (s0.ViewStart + s0.ViewEnd) / 2
+	mid1 := (s1.ViewStart + s1.ViewEnd) / 2
+	if diff := mid1 - mid0; diff > 0.05*(s0.ViewEnd-s0.ViewStart) || diff < -0.05*(s0.ViewEnd-s0.ViewStart) {
+		t.Fatalf("zoom did not keep the point under the pointer: centre moved by %.0f µs", diff)
+	}
+	after := d.screenshot(t, "nav-zoomed")
+	n1, len1 := runs(rowProfile(after, s1, y))
+	if n0 == 0 || n1 == 0 || float64(len1)/float64(n1) <= 1.3*float64(len0)/float64(n0) {
+		t.Fatalf("bars did not get wider: %d runs of %d px before, %d runs of %d px after", n0, len0, n1, len1)
+	}
+
+	// Drag left by 300 px: later times come into view.
+	d.xdo(t, "mousemove", itoa(cx), itoa(y), "mousedown", "1")
+	for i := 1; i <= 10; i++ {
+		d.xdo(t, "mousemove", itoa(cx-30*i), itoa(y))
+	}
+	d.xdo(t, "mouseup", "1")
+	d.xdo(t, "mousemove", "5", "5")
+	time.Sleep(1500 * time.Millisecond) // let a fling come to rest
+	s2 := readState(t, state)
+	pxMoved := (s2.ViewStart - s1.ViewStart) / (s1.ViewEnd - s1.ViewStart) * float64(s1.ChartW)
+	if pxMoved < 250 {
+		t.Fatalf("dragging 300 px moved the view by %.0f px", pxMoved)
+	}
+	dragged := d.screenshot(t, "nav-dragged")
+	if diffPixels(after, dragged, image.Rect(0, s1.ChartY+s1.RulerH, s1.ChartW, s1.ChartY+s1.ChartH)) < 5000 {
+		t.Fatal("the picture did not change after dragging")
+	}
+
+	// Hold A: the view keeps moving left (the drag may have reached the end of the trace, so A
+	// goes first); then D brings it back right.
+	d.xdo(t, "mousemove", itoa(cx), itoa(y), "keydown", "a")
+	time.Sleep(400 * time.Millisecond)
+	d.xdo(t, "keyup", "a")
+	time.Sleep(300 * time.Millisecond)
+	s3 := waitState(t, state, "a view panned with A", func(s shownState) bool { return s.ViewStart < s2.ViewStart })
+	d.xdo(t, "keydown", "d")
+	time.Sleep(400 * time.Millisecond)
+	d.xdo(t, "keyup", "d")
+	waitState(t, state, "a view panned with D", func(s shownState) bool { return s.ViewStart > s3.ViewStart })
+
+	// Alt+Left goes back through history; 0 fits the whole trace.
+	d.xdo(t, "key", "0")
+	waitState(t, state, "the fitted view", func(s shownState) bool {
+		return s.ViewStart <= s0.ViewStart+1 && s.ViewEnd >= s0.ViewEnd-1
+	})
+}
+
+// TestSelectAndSearch clicks a bar and checks the details, then searches and checks the highlight.
+func TestSelectAndSearch(t *testing.T) {
+	d := startXvfb(t)
+	fixture := fixturePath(t, "fixtures", "generated", smallTrace)
+	_, state, s := startOn(t, d, fixture)
+	m := loadModel(t, fixture)
+	tr, pid, tid := firstTrack(t, s, m)
+
+	// The widest ProfileCall on level 4 of the first track.
+	level := 4
+	var pick int32 = -1
+	for _, e := range tr.Levels[level].Entries {
+		if tr.Core.Kind[e] == 1 && (pick < 0 || tr.Core.Dur[e] > tr.Core.Dur[pick]) {
+			pick = e
+		}
+	}
+	if pick < 0 {
+		t.Fatal("no ProfileCall on level 4 of the first track")
+	}
+	want := m.EntryName(timeline.EntryRef{Track: trackIndex(m, tr), Entry: pick})
+	span := s.ViewEnd - s.ViewStart
+	x := int((tr.Core.Start[pick] + tr.Core.Dur[pick]/2 - s.ViewStart) / span * float64(s.ChartW))
+	y := rowY(t, s, m, pid, tid, level)
+	d.xdo(t, "mousemove", itoa(x), itoa(y), "click", "1")
+	waitState(t, state, "the details of "+want, func(s shownState) bool {
+		return s.Selected == want && len(s.Details) > 0 && strings.Contains(s.Details[0], want)
+	})
+
+	// Ctrl+F, type a query, Enter: matches are outlined in the search colour.
+	query := "parse"
+	d.xdo(t, "mousemove", "5", "5", "key", "ctrl+f")
+	d.xdo(t, "type", "--delay", "30", query)
+	waitState(t, state, "search matches", func(s shownState) bool { return s.Matches > 0 })
+	d.xdo(t, "key", "Return")
+	found := waitState(t, state, "the first match selected", func(s shownState) bool { return s.MatchIndex >= 0 })
+	if !strings.Contains(strings.ToLower(found.Selected), query) {
+		t.Fatalf("the first match %q does not contain %q", found.Selected, query)
+	}
+	settle()
+	img := d.screenshot(t, "search")
+	mark := render.Light().SearchMatch
+	hits := 0
+	for yy := found.ChartY + found.RulerH; yy < found.ChartY+found.ChartH; yy++ {
+		for xx := 0; xx < found.ChartW; xx++ {
+			c := color.NRGBAModel.Convert(img.At(xx, yy)).(color.NRGBA)
+			if absDiff(c.R, mark.R)+absDiff(c.G, mark.G)+absDiff(c.B, mark.B) < 30 {
+				hits++
+			}
+		}
+	}
+	if hits < 50 {
+		t.Fatalf("search matches are not highlighted: %d pixels of the highlight colour", hits)
+	}
+}
+
+func trackIndex(m *timeline.Model, tr *timeline.Track) timeline.TrackID {
+	for i := range m.Tracks {
+		if &m.Tracks[i] == tr {
+			return timeline.TrackID(i)
+		}
+	}
+	return -1
+}
+
+// TestBrokenFile starts on a file that is not a trace: the error shows and the app keeps running.
+func TestBrokenFile(t *testing.T) {
+	d := startXvfb(t)
+	bad := filepath.Join(t.TempDir(), "broken.json")
+	if err := os.WriteFile(bad, []byte(`{"traceEvents": [{"name": "x", "ph": "X", "ts": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := stateFile(t)
+	t.Setenv("FLAMEDESK_STATE_FILE", state)
+	a := d.startApp(t, "flamedesk", bad)
+	s := waitState(t, state, "an error or a warning", func(s shownState) bool {
+		return !s.Loading && (s.Error != "" || len(s.Warnings) > 0)
+	})
+	time.Sleep(2 * time.Second) // the first frame of a fresh GL window
+	img := d.screenshot(t, "broken")
+	bottom := image.Rect(0, screenH-200, screenW, screenH)
+	if sat, _ := colourStats(img, bottom); sat < 30 {
+		t.Fatalf("no error or warning text visible (%q, %q)", s.Error, s.Warnings)
+	}
+	d.xdo(t, "mousemove", "400", "400", "key", "w", "click", "4")
+	settle()
+	if !a.alive() {
+		t.Fatalf("flamedesk died on a broken file: %s", a.stderr.String())
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+
+	"gioui.org/layout"
+)
+
+// The window tests cannot read text off the screen, so with FLAMEDESK_STATE_FILE set the window
+// writes what it shows as JSON after every frame that changed it: the view, where the chart is,
+// the selection and the details lines. Pixels are still checked from screenshots; this tells the
+// test where to look and what the text says.
+const stateFileEnv = "FLAMEDESK_STATE_FILE"
+
+type shownState struct {
+	Title      string     `json:"title"`
+	Loading    bool       `json:"loading"`
+	Error      string     `json:"error"`
+	ViewStart  float64    `json:"viewStart"` // absolute µs at the chart's left edge
+	ViewEnd    float64    `json:"viewEnd"`
+	ScrollY    float64    `json:"scrollY"`
+	ChartX     int        `json:"chartX"` // the chart's top-left in window pixels, ruler included
+	ChartY     int        `json:"chartY"`
+	ChartW     int        `json:"chartW"`
+	ChartH     int        `json:"chartH"`
+	RulerH     int        `json:"rulerH"`
+	Selected   string     `json:"selected"`
+	Details    []string   `json:"details"`
+	Matches    int        `json:"matches"`
+	MatchIndex int        `json:"matchIndex"`
+	Warnings   []string   `json:"warnings"`
+	TreeRows   []string   `json:"treeRows"`
+	Crumbs     []string   `json:"crumbs"`
+	Tracks     []trackPos `json:"tracks"`
+}
+
+type trackPos struct {
+	Pid   int64   `json:"pid"`
+	Tid   int64   `json:"tid"`
+	RowsY float64 `json:"rowsY"` // content y of level 0
+}
+
+type stateWriter struct {
+	path string
+	last []byte
+}
+
+func newStateWriter() *stateWriter {
+	if p := os.Getenv(stateFileEnv); p != "" {
+		return &stateWriter{path: p}
+	}
+	return nil
+}
+
+func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
+	if w == nil {
+		return
+	}
+	s := shownState{Title: title, Loading: u.job != nil, Error: u.loadErr, MatchIndex: -1}
+	if d := u.doc; d != nil {
+		s.ViewStart, s.ViewEnd, s.ScrollY = d.view.Start(), d.view.End(), d.view.ScrollY()
+		s.ChartX, s.ChartY = 0, gtx.Dp(toolbarHeight)+gtx.Dp(overviewHeight)
+		s.ChartW, s.ChartH, s.RulerH = u.chart.size.X, u.chart.size.Y, u.chart.rulerHeight
+		if d.selected.Valid() {
+			s.Selected = d.model.EntryName(d.selected)
+		}
+		for _, l := range u.panel.details.lines {
+			s.Details = append(s.Details, l.label+"\t"+l.value)
+		}
+		if d.search != nil {
+			s.Matches, s.MatchIndex = d.search.Len(), d.searchIndex
+		}
+		s.Warnings = d.trace.Warnings.Lines()
+		for _, id := range d.model.ShownTracks() {
+			t := &d.model.Tracks[id]
+			th := d.trace.Threads[t.Thread]
+			s.Tracks = append(s.Tracks, trackPos{Pid: th.Pid, Tid: th.Tid, RowsY: t.RowsY})
+		}
+		if tp := &u.panel.tree; tp.tree != nil {
+			f := tp.tree.Functions()
+			for i, r := range tp.rows {
+				if i == 50 {
+					break
+				}
+				s.TreeRows = append(s.TreeRows, f.Name(tp.tree.Func(r.node)))
+			}
+			if tp.stack != nil {
+				for _, t := range tp.stack.Transforms() {
+					s.Crumbs = append(s.Crumbs, t.Label(f))
+				}
+			}
+		}
+	}
+	b, err := json.Marshal(s)
+	if err != nil || bytes.Equal(b, w.last) {
+		return
+	}
+	w.last = b
+	tmp := w.path + ".tmp"
+	if os.WriteFile(tmp, b, 0o644) == nil {
+		_ = os.Rename(tmp, w.path)
+	}
+}
