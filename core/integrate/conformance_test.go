@@ -1,0 +1,282 @@
+package integrate
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"flamedesk/core"
+	"flamedesk/core/load"
+	"flamedesk/internal/fixtures"
+)
+
+// The DevTools references (shared/conformance/golden/*.devtools.json.gz) decoded into just what
+// is compared. encoding/json skips the rest (profile arrays, selfTime...) without keeping it.
+type refDoc struct {
+	Input struct {
+		File string `json:"file"`
+	} `json:"input"`
+	Threads []refThread `json:"threads"`
+}
+
+type refThread struct {
+	Pid     int64      `json:"pid"`
+	Tid     int64      `json:"tid"`
+	Name    *string    `json:"name"`
+	Entries []refEntry `json:"entries"`
+}
+
+type refEntry struct {
+	Kind      string  `json:"kind"`
+	Name      string  `json:"name"`
+	Ts        float64 `json:"ts"`
+	Dur       float64 `json:"dur"`
+	Depth     int     `json:"depth"`
+	CallFrame *refFrame `json:"callFrame"`
+}
+
+// refFrame is the part of a call frame that is compared. A .cpuprofile's frames are not
+// normalised by DevTools, so lineNumber may be missing there: it counts as -1, as in
+// compare_tracks.py.
+type refFrame struct {
+	URL        string `json:"url"`
+	LineNumber *int   `json:"lineNumber"`
+}
+
+// tolerance is the conformance bound on ts and dur, in µs.
+const tolerance = 0.01
+
+func readReference(t *testing.T, path string) *refDoc {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d refDoc
+	if err := json.NewDecoder(zr).Decode(&d); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &d
+}
+
+// fixtureFor finds the fixture a reference was made from, in fixtures/upstream or generated.
+func fixtureFor(t *testing.T, name string) string {
+	t.Helper()
+	for _, dir := range []string{"upstream", "generated"} {
+		p := filepath.Join(fixtures.Shared(), "fixtures", dir, filepath.Base(name))
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Fatalf("no fixture named %s", name)
+	return ""
+}
+
+func loadAndBuild(t testing.TB, path string) *core.Trace {
+	t.Helper()
+	tr, err := load.File(context.Background(), path, nil)
+	if err != nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+	Build(tr)
+	return tr
+}
+
+// ourEntry renders our track entry i like a reference entry, for comparing and for messages.
+func ourEntry(tr *core.Trace, tk *core.Track, i int) refEntry {
+	e := refEntry{
+		Name:  tr.Strings.Get(tk.Name[i]),
+		Ts:    tk.Start[i],
+		Dur:   tk.Dur[i],
+		Depth: int(tk.Depth[i]),
+		Kind:  "event",
+	}
+	if tk.Kind[i] == core.EntryProfileCall {
+		e.Kind = "profileCall"
+		f := tr.Frames[tk.Frame[i]]
+		line := int(f.Line)
+		e.CallFrame = &refFrame{tr.Strings.Get(f.URL), &line}
+	}
+	return e
+}
+
+func (e refEntry) where() (string, int) {
+	if e.CallFrame == nil {
+		return "", -1
+	}
+	if e.CallFrame.LineNumber == nil {
+		return e.CallFrame.URL, -1
+	}
+	return e.CallFrame.URL, *e.CallFrame.LineNumber
+}
+
+func (e refEntry) String() string {
+	s := fmt.Sprintf("%s %q ts=%v dur=%v depth=%d", e.Kind, e.Name, e.Ts, e.Dur, e.Depth)
+	if e.CallFrame != nil {
+		u, l := e.where()
+		s += fmt.Sprintf(" %s:%d", u, l)
+	}
+	return s
+}
+
+func sameEntry(a, b refEntry) bool {
+	au, al := a.where()
+	bu, bl := b.where()
+	return a.Kind == b.Kind && a.Name == b.Name && a.Depth == b.Depth && au == bu && al == bl &&
+		math.Abs(a.Ts-b.Ts) <= tolerance && math.Abs(a.Dur-b.Dur) <= tolerance
+}
+
+// compareThread checks our track against one reference thread entry by entry, in pre-order, and
+// describes the first differences with some context.
+func compareThread(tr *core.Trace, tk *core.Track, ref *refThread) []string {
+	var diffs []string
+	n := max(tk.Len(), len(ref.Entries))
+	for i := 0; i < n && len(diffs) < 5; i++ {
+		var ours, want refEntry
+		if i < tk.Len() {
+			ours = ourEntry(tr, tk, i)
+		}
+		if i < len(ref.Entries) {
+			want = ref.Entries[i]
+		}
+		if i < tk.Len() && i < len(ref.Entries) && sameEntry(ours, want) {
+			continue
+		}
+		msg := fmt.Sprintf("entry %d:\n      ours: %v\n      want: %v", i, ours, want)
+		if i >= tk.Len() {
+			msg = fmt.Sprintf("entry %d: missing, want %v", i, want)
+		} else if i >= len(ref.Entries) {
+			msg = fmt.Sprintf("entry %d: extra %v", i, ours)
+		}
+		if i > 0 && i-1 < len(ref.Entries) {
+			msg += fmt.Sprintf("\n      after: %v", ref.Entries[i-1])
+		}
+		diffs = append(diffs, msg)
+		if i < tk.Len() && i < len(ref.Entries) && (ours.Ts != want.Ts || ours.Kind != want.Kind) {
+			break // the sequences are out of step; later lines would only repeat it
+		}
+	}
+	if tk.Len() != len(ref.Entries) {
+		diffs = append(diffs, fmt.Sprintf("%d entries, want %d", tk.Len(), len(ref.Entries)))
+	}
+	return diffs
+}
+
+func trackFor(tr *core.Trace, pid, tid int64) *core.Track {
+	for i := range tr.Tracks {
+		th := tr.Threads[tr.Tracks[i].Thread]
+		if th.Pid == pid && th.Tid == tid {
+			return &tr.Tracks[i]
+		}
+	}
+	return nil
+}
+
+// TestConformance runs load + integrate on every fixture that has a DevTools reference and
+// requires every reference thread's entries: kind, name, depth, url and line equal, ts and dur
+// within 0.01 µs, trace events and ProfileCalls alike.
+func TestConformance(t *testing.T) {
+	for _, refPath := range fixtures.Glob(t, "conformance/golden/*.devtools.json.gz") {
+		name := strings.TrimSuffix(filepath.Base(refPath), ".devtools.json.gz")
+		t.Run(name, func(t *testing.T) {
+			ref := readReference(t, refPath)
+			tr := loadAndBuild(t, fixtureFor(t, ref.Input.File))
+			compared := 0
+			for i := range ref.Threads {
+				rt := &ref.Threads[i]
+				if len(rt.Entries) == 0 {
+					continue
+				}
+				compared++
+				tk := trackFor(tr, rt.Pid, rt.Tid)
+				if tk == nil {
+					t.Errorf("pid %d tid %d: thread missing (%d reference entries)", rt.Pid, rt.Tid, len(rt.Entries))
+					continue
+				}
+				if diffs := compareThread(tr, tk, rt); len(diffs) > 0 {
+					t.Errorf("pid %d tid %d (%v): %d entries\n    %s", rt.Pid, rt.Tid, nameOf(rt.Name), tk.Len(), strings.Join(diffs, "\n    "))
+				}
+			}
+			if compared == 0 {
+				// DevTools kept no thread here (a generic trace whose only profile it does not
+				// integrate); there is nothing to compare, but the file must still load.
+				t.Logf("the reference has no thread with entries; %d tracks built", len(tr.Tracks))
+			}
+		})
+	}
+}
+
+func nameOf(s *string) string {
+	if s == nil {
+		return "unnamed"
+	}
+	return *s
+}
+
+// The engine refuses these files ("No frames found in trace data"): the old whole-profile
+// CpuProfile events. They must still open with ProfileCalls under the same rules, so every
+// profiled thread must get calls, and they must be exactly what the plain port of the rules
+// builds from the same events and samples.
+func TestFilesWithoutReference(t *testing.T) {
+	for _, name := range []string{"speedscope-chrome65-simple-timeline.json", "speedscope-chrome66-worker.json"} {
+		t.Run(name, func(t *testing.T) {
+			tr := loadAndBuild(t, fixtures.Path(t, "fixtures", "upstream", name))
+			if len(tr.Profiles) == 0 {
+				t.Fatal("no profile loaded")
+			}
+			for i := range tr.Profiles {
+				p := &tr.Profiles[i]
+				tk := trackFor(tr, p.Pid, p.Tid)
+				calls := 0
+				if tk != nil {
+					for _, k := range tk.Kind {
+						if k == core.EntryProfileCall {
+							calls++
+						}
+					}
+				}
+				if calls == 0 {
+					t.Errorf("profile %d (pid %d tid %d, %d samples): no ProfileCalls", i, p.Pid, p.Tid, len(p.Samples))
+				}
+			}
+			checkAgainstNaive(t, tr)
+		})
+	}
+}
+
+// checkAgainstNaive rebuilds every profiled thread's calls with the plain port and compares.
+func checkAgainstNaive(t *testing.T, tr *core.Trace) {
+	t.Helper()
+	keys := frameKeys(tr)
+	for _, j := range traceJobs(tr) {
+		if j.profile < 0 {
+			continue
+		}
+		sortEntries(j.entries)
+		p := &tr.Profiles[j.profile]
+		got := integrateSamples(context.Background(), tr, j.entries, newProfileIndex(tr, p, keys))
+		want := naiveIntegrate(tr, j.entries, p)
+		if got.len() != want.len() {
+			t.Errorf("thread %d: %d calls, the plain port makes %d", tr.Threads[j.thread].Tid, got.len(), want.len())
+			continue
+		}
+		for i := 0; i < got.len(); i++ {
+			if got.node[i] != want.node[i] || got.ts[i] != want.ts[i] || got.dur[i] != want.dur[i] {
+				t.Errorf("thread %d call %d: node %d ts %v dur %v, the plain port has node %d ts %v dur %v",
+					tr.Threads[j.thread].Tid, i, got.node[i], got.ts[i], got.dur[i], want.node[i], want.ts[i], want.dur[i])
+				break
+			}
+		}
+	}
+}
