@@ -138,7 +138,7 @@ func (u *ui) pollLoad() {
 	if u.job == nil {
 		return
 	}
-	tr, err, elapsed, ok := u.job.result()
+	tr, elapsed, ok, err := u.job.result()
 	if !ok {
 		return
 	}

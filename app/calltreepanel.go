@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"sync"
-	"time"
 
 	"gioui.org/io/event"
 	"gioui.org/io/key"
@@ -40,11 +39,10 @@ type treePanel struct {
 	crumbs   []widget.Clickable
 	rowClick []widget.Clickable
 
-	menu      treeMenu
-	building  sync.Mutex
-	pending   *treeBuild
-	message   string
-	lastClick time.Time
+	menu     treeMenu
+	building sync.Mutex
+	pending  *treeBuild
+	message  string
 }
 
 // treeRow is one visible row of the table.

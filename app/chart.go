@@ -51,7 +51,6 @@ type chart struct {
 	lastPressAt   f32.Point
 	fling         float64 // px/s, while coasting after a drag
 	rulerHeight   int
-	origin        image.Point // top-left of the chart in window coordinates
 	size          image.Point
 	tooltipAnchor f32.Point
 }

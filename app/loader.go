@@ -76,10 +76,10 @@ func (j *loadJob) finished() bool {
 }
 
 // result returns the outcome once the job is done.
-func (j *loadJob) result() (tr *core.Trace, err error, elapsed time.Duration, ok bool) {
+func (j *loadJob) result() (tr *core.Trace, elapsed time.Duration, ok bool, err error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.trace, j.err, j.elapsed, j.done
+	return j.trace, j.elapsed, j.done, j.err
 }
 
 func dirOf(path string) string { return filepath.Dir(path) }

@@ -46,8 +46,6 @@ func (s *searchBox) focus(gtx layout.Context) {
 	s.editor.SetCaret(s.editor.Len(), 0)
 }
 
-func (s *searchBox) focused(gtx layout.Context) bool { return gtx.Focused(&s.editor) }
-
 // start runs a search for q on the current document.
 func (s *searchBox) start(u *ui, q string) {
 	s.query = q
