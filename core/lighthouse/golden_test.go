@@ -1,14 +1,20 @@
 package lighthouse
 
 import (
+	"bytes"
+	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"flamedesk/core"
+	"flamedesk/core/load"
 	"flamedesk/internal/fixtures"
 )
 
@@ -35,6 +41,24 @@ type goldenFile struct {
 		File string `json:"file"`
 	} `json:"input"`
 	Profiles []goldenProfile `json:"profiles"`
+}
+
+func readMaybeGzip(tb testing.TB, path string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return data
 }
 
 func loadGolden(tb testing.TB, path string) *goldenFile {
@@ -81,58 +105,78 @@ func diffEvents(ref []goldenEvent, s *Synthetic, p *Profile, ts func(int) float6
 	return ""
 }
 
+// loadTrace reads a fixture through the real loader.
+func loadTrace(tb testing.TB, path string) *core.Trace {
+	tb.Helper()
+	tr, err := load.File(context.Background(), path, nil)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return tr
+}
+
+// TestGoldenLighthouse checks every Lighthouse reference: the known tasks of each profiled thread
+// on their own, then the naive and refined events of each profile.
 func TestGoldenLighthouse(t *testing.T) {
 	for _, path := range fixtures.Glob(t, "conformance/golden/*.lighthouse.json.gz") {
 		name := strings.TrimSuffix(filepath.Base(path), ".lighthouse.json.gz")
 		t.Run(name, func(t *testing.T) {
 			g := loadGolden(t, path)
-			rt := loadRawTrace(t, fixtureFor(t, g.Input.File))
-			ours := map[string]*Profile{}
-			for _, pid := range rt.pids {
-				for _, p := range Collect(rt.profiles[pid]) {
-					ours[fmt.Sprint(p.Pid, "/", p.ID)] = &p
-				}
+			tr := loadTrace(t, fixtureFor(t, g.Input.File))
+			ours := map[string]*Result{}
+			results := FromTrace(tr)
+			for i := range results {
+				r := &results[i]
+				ours[fmt.Sprint(r.Profile.Pid, "/", r.Profile.ID)] = r
 			}
 			for _, ref := range g.Profiles {
 				label := fmt.Sprintf("pid %d id %s tid %d", ref.Pid, ref.ID, ref.Tid)
-				p := ours[fmt.Sprint(ref.Pid, "/", ref.ID)]
-				if p == nil {
+				r := ours[fmt.Sprint(ref.Pid, "/", ref.ID)]
+				if r == nil {
 					t.Errorf("%s: profile not collected", label)
 					continue
 				}
-				tasks, taskErr := KnownTasks(rt.threads[[2]int64{p.Pid, p.Tid}], rt.traceEnd)
-				if ref.KnownTaskList != nil {
-					checkTasks(t, label, ref.KnownTaskList, tasks, taskErr, rt)
-				} else if ref.KnownTasks == 0 && taskErr == nil {
-					t.Errorf("%s: reference has no known tasks, we built %d", label, len(tasks))
+				if r.Profile.Tid != ref.Tid {
+					t.Errorf("%s: profile on tid %d", label, r.Profile.Tid)
 				}
-				s, err := Synthesize(p)
+				if ref.KnownTaskList != nil {
+					checkTasks(t, label, ref.KnownTaskList, r.Tasks, r.TasksErr, tr)
+				} else if ref.KnownTasks == 0 && r.TasksErr == nil {
+					t.Errorf("%s: reference has no known tasks, we built %d", label, len(r.Tasks))
+				}
 				if ref.Naive == nil {
-					if err == nil {
+					if r.Err == nil {
 						t.Errorf("%s: reference failed to synthesize (%v), we did not", label, ref.Errors)
 					}
 					continue
 				}
-				if err != nil {
-					t.Errorf("%s: %v", label, err)
+				if r.Err != nil {
+					t.Errorf("%s: %v", label, r.Err)
 					continue
 				}
-				if d := diffEvents(ref.Naive, s, p, s.Naive); d != "" {
+				s := r.Events
+				if d := diffEvents(ref.Naive, s, &r.Profile, s.Naive); d != "" {
 					t.Errorf("%s naive: %s", label, d)
 				}
-				if ref.Refined == nil || taskErr != nil {
+				if ref.Refined == nil {
 					continue
 				}
-				Refine(s, tasks)
-				if d := diffEvents(ref.Refined, s, p, func(i int) float64 { return s.Refined[i] }); d != "" {
+				if !r.Refined() {
+					t.Errorf("%s: not refined (%v)", label, r.TasksErr)
+					continue
+				}
+				if d := diffEvents(ref.Refined, s, &r.Profile, func(i int) float64 { return s.Refined[i] }); d != "" {
 					t.Errorf("%s refined: %s", label, d)
 				}
+			}
+			if len(results) != len(g.Profiles) {
+				t.Errorf("%d profiles, reference has %d", len(results), len(g.Profiles))
 			}
 		})
 	}
 }
 
-func checkTasks(t *testing.T, label string, ref [][3]any, tasks []Task, err error, rt *rawTrace) {
+func checkTasks(t *testing.T, label string, ref [][3]any, tasks []Task, err error, tr *core.Trace) {
 	t.Helper()
 	if err != nil {
 		t.Errorf("%s: reference has %d known tasks, we failed: %v", label, len(ref), err)
@@ -146,9 +190,9 @@ func checkTasks(t *testing.T, label string, ref [][3]any, tasks []Task, err erro
 		start, _ := ref[i][1].(float64)
 		end, _ := ref[i][2].(float64)
 		got := tasks[i]
-		if name != rt.strs.Get(got.Name) || start != got.Start || end != got.End {
+		if name != tr.Strings.Get(got.Name) || start != got.Start || end != got.End {
 			t.Errorf("%s: known task #%d: reference %s %.3f..%.3f, ours %s %.3f..%.3f",
-				label, i, name, start, end, rt.strs.Get(got.Name), got.Start, got.End)
+				label, i, name, start, end, tr.Strings.Get(got.Name), got.Start, got.End)
 			return
 		}
 	}

@@ -50,16 +50,25 @@ func FromTrace(tr *core.Trace) []Result {
 		wanted[results[i].Profile.Thread] = nil
 	}
 	ev := &tr.Events
+	counts := map[core.ThreadID]int{}
 	traceEnd := math.Inf(-1)
 	for i := 0; i < ev.Len(); i++ {
-		traceEnd = math.Max(traceEnd, ev.Ts[i]+orZero(ev.Dur[i]))
+		traceEnd = max(traceEnd, ev.Ts[i]+orZero(ev.Dur[i]))
+		if _, ok := wanted[ev.Thread[i]]; ok {
+			counts[ev.Thread[i]]++
+		}
+	}
+	for th, n := range counts {
+		wanted[th] = make([]ThreadEvent, 0, n)
+	}
+	for i := 0; i < ev.Len(); i++ {
 		if list, ok := wanted[ev.Thread[i]]; ok {
 			wanted[ev.Thread[i]] = append(list, ThreadEvent{Ph: ev.Ph[i], Name: ev.Name[i], Ts: ev.Ts[i], Dur: ev.Dur[i]})
 		}
 	}
 	for i := 0; i < tr.Chunks.Len(); i++ {
 		if k := tr.Chunks.Kind[i]; k == core.ChunkProfile || k == core.ChunkData {
-			traceEnd = math.Max(traceEnd, tr.Chunks.Ts[i])
+			traceEnd = max(traceEnd, tr.Chunks.Ts[i])
 		}
 	}
 

@@ -3,7 +3,6 @@ package lighthouse
 import (
 	"math"
 	"slices"
-	"sort"
 )
 
 // Refine narrows every event of s with the known tasks of its thread and stores the result in
@@ -80,7 +79,7 @@ func Refine(s *Synthetic, tasks []Task) {
 			stack = append(stack, step)
 			pairLo, _ := s.stepRange(int32(s.Refined[i]))
 			// Tasks starting in the window: parents end at or after the call's earliest end.
-			k := sort.SearchFloat64s(w.crossStartEnds, pairLo)
+			k := lowerBound(w.crossStartEnds, pairLo)
 			least := max(lo, w.crossStartMaxStartFrom[k], w.crossEndMaxEnd, latestEnd)
 			most := min(hi, w.crossStartMinStartBefore[k])
 			ts = least
@@ -153,7 +152,7 @@ func (w *window) build(byStart []Task, starts []float64, byEnd []Task, ends []fl
 	inside := func(t float64) bool { return t >= lo && t <= hi }
 
 	w.pairs = w.pairs[:0]
-	for k := sort.SearchFloat64s(starts, lo); k < len(starts) && starts[k] <= hi; k++ {
+	for k := lowerBound(starts, lo); k < len(starts) && starts[k] <= hi; k++ {
 		if t := byStart[k]; !inside(t.End) {
 			w.pairs = append(w.pairs, t)
 		}
@@ -175,7 +174,7 @@ func (w *window) build(byStart []Task, starts []float64, byEnd []Task, ends []fl
 	w.crossStartMinStart = w.crossStartMinStartBefore[m]
 
 	w.pairs = w.pairs[:0]
-	for k := sort.SearchFloat64s(ends, lo); k < len(ends) && ends[k] <= hi; k++ {
+	for k := lowerBound(ends, lo); k < len(ends) && ends[k] <= hi; k++ {
 		if t := byEnd[k]; !inside(t.Start) {
 			w.pairs = append(w.pairs, t)
 		}
@@ -204,9 +203,32 @@ func resize(s []float64, n int) []float64 {
 	return s[:n]
 }
 
+// lowerBound is the index of the first element of sorted not less than x.
+func lowerBound(sorted []float64, x float64) int {
+	lo, hi := 0, len(sorted)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if sorted[mid] < x {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
 // upperBound is the index of the first element of sorted greater than x.
 func upperBound(sorted []float64, x float64) int {
-	return sort.Search(len(sorted), func(i int) bool { return sorted[i] > x })
+	lo, hi := 0, len(sorted)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if sorted[mid] <= x {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 func cmpFloat(a, b float64) int {
@@ -219,4 +241,5 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-func isInfOrNaN(x float64) bool { return math.IsInf(x, 0) || math.IsNaN(x) }
+// isInfOrNaN is !Number.isFinite(x): x-x is 0 for finite x and NaN otherwise.
+func isInfOrNaN(x float64) bool { return x-x != 0 }

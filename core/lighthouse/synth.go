@@ -189,9 +189,13 @@ func Synthesize(p *Profile) (*Synthetic, error) {
 	}
 
 	// Deep stacks make tens of millions of events, so they are counted first and stored once.
+	// The stacks' common part is kept for the second pass.
+	nodes = append(nodes, -1) // the closing step
+	commons := make([]int32, len(nodes))
 	count, prev := 0, int32(-1)
-	for _, n := range append(nodes, -1) {
+	for step, n := range nodes {
 		common := tree.common(prev, n)
+		commons[step] = common
 		count += int(tree.depthOf(prev)-tree.depthOf(common)) + int(tree.depthOf(n)-tree.depthOf(common))
 		prev = n
 	}
@@ -199,31 +203,30 @@ func Synthesize(p *Profile) (*Synthetic, error) {
 		Ph:    make([]byte, count),
 		Node:  make([]int32, count),
 		Step:  make([]int32, count),
-		Times: make([]float64, len(nodes)),
+		Times: make([]float64, len(p.Samples)),
 	}
 	now := p.StartTime
-	for i := range nodes {
+	for i := range p.Samples {
 		now += math.Max(p.TimeDeltas[i], 1)
 		s.Times[i] = now
 	}
 
-	var joined []int32
 	at := 0
 	prev = -1
-	for step, n := range append(nodes, -1) {
-		common := tree.common(prev, n)
+	for step, n := range nodes {
+		common := commons[step]
 		for e := prev; e != common; e = tree.parent[e] {
 			s.Ph[at], s.Node[at], s.Step[at] = 'E', e, int32(step)
 			at++
 		}
-		joined = joined[:0]
+		// The B events go outermost first: walk up from n and fill their places from the back.
+		joined := int(tree.depthOf(n) - tree.depthOf(common))
+		k := at + joined - 1
 		for j := n; j != common; j = tree.parent[j] {
-			joined = append(joined, j)
+			s.Ph[k], s.Node[k], s.Step[k] = 'B', j, int32(step)
+			k--
 		}
-		for k := len(joined) - 1; k >= 0; k-- {
-			s.Ph[at], s.Node[at], s.Step[at] = 'B', joined[k], int32(step)
-			at++
-		}
+		at += joined
 		prev = n
 	}
 	return s, nil
