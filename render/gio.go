@@ -34,6 +34,9 @@ const (
 	// GioImage rasterises the bar layers with ImagePainter into one image and draws it as a
 	// texture; text and chrome are still Gio ops.
 	GioImage
+	// GioRects draws every rectangle as its own pixel-aligned clip.Rect, which Gio clips with a
+	// scissor instead of rasterising a path.
+	GioRects
 )
 
 // GioPainter paints draw lists with Gio. The zero value is ready to use; it shapes each distinct
@@ -84,7 +87,11 @@ func (p *GioPainter) Paint(ops *op.Ops, l *DrawList) {
 	for li := start; li < NumLayers; li++ {
 		ly := &l.Layers[li]
 		for _, b := range ly.Batches {
-			fillRects(ops, b.Color, b.Rects)
+			if p.Mode == GioRects {
+				fillPixelRects(ops, b.Color, b.Rects)
+			} else {
+				fillRects(ops, b.Color, b.Rects)
+			}
 		}
 		if len(ly.Hatches) > 0 {
 			p.hatch(ops, l.Hatch, ly.Hatches)
@@ -125,6 +132,16 @@ func fillRects(ops *op.Ops, c color.NRGBA, rects []Rect) {
 		path.Close()
 	}
 	paint.FillShape(ops, c, clip.Outline{Path: path.End()}.Op())
+}
+
+// fillPixelRects paints rects in one colour, each as a pixel-aligned rectangle clip.
+func fillPixelRects(ops *op.Ops, c color.NRGBA, rects []Rect) {
+	paint.ColorOp{Color: c}.Add(ops)
+	for _, r := range rects {
+		area := clip.Rect(pixelRect(r)).Push(ops)
+		paint.PaintOp{}.Add(ops)
+		area.Pop()
+	}
 }
 
 func (p *GioPainter) hatch(ops *op.Ops, h Hatch, rects []Rect) {
