@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"flamedesk/core"
+	"flamedesk/core/lighthouse"
 )
 
 // Format names the output format; it is the value of the top-level "format" key.
@@ -176,11 +177,69 @@ func (d *writer) track(t *core.Track) {
 	d.flushBuf()
 }
 
-// lighthouse writes the list that --refine asks for.
+// lighthouse writes the list that --refine asks for: per profile, Lighthouse's naive and refined
+// synthetic B/E events (refined null when the thread has no known tasks, naive null when
+// Lighthouse cannot synthesize the profile).
 func (d *writer) lighthouse() {
-	// TODO(lighthouse): write `,"lighthouse":[...]` here: per profile {id, pid, tid, naive,
-	// refined} with events {ph, ts, nodeId, functionName, url} (refined null when the thread has
-	// no known tasks), as shared/conformance/README.md describes; core/lighthouse computes them.
+	d.raw(",\n\"lighthouse\":[")
+	for i, r := range lighthouse.FromTrace(d.tr) {
+		if i > 0 {
+			d.raw(",")
+		}
+		p := &r.Profile
+		b := append(d.buf[:0], "\n{\"id\":"...)
+		b = appendString(b, p.ID)
+		b = append(b, `,"pid":`...)
+		b = strconv.AppendInt(b, p.Pid, 10)
+		b = append(b, `,"tid":`...)
+		b = strconv.AppendInt(b, p.Tid, 10)
+		d.buf = b
+		d.flushBuf()
+		d.raw(`,"naive":`)
+		d.syntheticEvents(p, r.Events, false)
+		d.raw(`,"refined":`)
+		d.syntheticEvents(p, r.Events, true)
+		d.raw("}")
+	}
+	d.raw("]")
+}
+
+// syntheticEvents writes one list of synthetic events, or null when there is none.
+func (d *writer) syntheticEvents(p *lighthouse.Profile, s *lighthouse.Synthetic, refined bool) {
+	if s == nil || (refined && s.Refined == nil) {
+		d.raw("null")
+		return
+	}
+	b := append(d.buf[:0], '[')
+	for i := 0; i < s.Len(); i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		node := &p.Nodes[s.Node[i]]
+		b = append(b, "\n{\"ph\":\""...)
+		b = append(b, s.Ph[i])
+		b = append(b, `","ts":`...)
+		if refined {
+			b = appendFloat(b, s.Refined[i])
+		} else {
+			b = appendFloat(b, s.Naive(i))
+		}
+		b = append(b, `,"nodeId":`...)
+		b = strconv.AppendInt(b, node.ID, 10)
+		b = append(b, `,"functionName":`...)
+		b = appendString(b, d.tr.Strings.Get(node.FunctionName))
+		b = append(b, `,"url":`...)
+		b = appendString(b, d.tr.Strings.Get(node.URL))
+		b = append(b, '}')
+		if len(b) > 1<<15 {
+			d.buf = b
+			d.flushBuf()
+			b = d.buf
+		}
+	}
+	b = append(b, ']')
+	d.buf = b
+	d.flushBuf()
 }
 
 // nodeID is the profile's own id of a ProfileCall's node.
