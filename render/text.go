@@ -65,12 +65,11 @@ type TextMeasurer struct {
 }
 
 type measuredFace struct {
-	face      font.Face
-	metrics   font.Metrics
-	ellipsis  float32
-	cache     map[string]widthSpan
-	cum       []float32 // arena of cumulative widths, see widths
-	cacheSize int
+	face     font.Face
+	metrics  font.Metrics
+	ellipsis float32
+	cache    map[string]widthSpan
+	cum      []float32 // arena of cumulative widths, see widths
 }
 
 type widthSpan struct{ off, n int32 }
