@@ -43,7 +43,8 @@ func DefaultStyle() Style {
 	}
 }
 
-// Scaled multiplies every size of s by k.
+// Scaled multiplies every size of s by k. Scale the model's timeline.LayoutStyle by the same
+// factor (and call Model.Relayout), so that labels keep fitting their rows.
 func (s Style) Scaled(k float32) Style {
 	s.RulerHeight *= k
 	s.MinBarPx *= float64(k)
@@ -62,7 +63,8 @@ func (s Style) Scaled(k float32) Style {
 type Frame struct {
 	Width, Height int    // of the whole chart, ruler included
 	Theme         *Theme // nil is Light(); a Theme must not be changed while in use
-	// Selection is outlined, in the merged span that holds it when zoomed out.
+	// Selection is outlined, in the merged span that holds it when zoomed out. Set it to
+	// timeline.NoEntry for none: the zero EntryRef is the first entry of the first track.
 	Selection timeline.EntryRef
 	// Hover is what the pointer is on (Model.HitTest): a span gets a wash, a header a tint.
 	Hover timeline.Hit

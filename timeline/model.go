@@ -55,6 +55,15 @@ type LayoutStyle struct {
 	TrackPadding      float64 // empty space below the last level of an expanded track
 }
 
+// Scaled multiplies every size of s by k, for a display with k pixels per dp; scale render.Style
+// by the same factor.
+func (s LayoutStyle) Scaled(k float64) LayoutStyle {
+	return LayoutStyle{
+		GroupHeaderHeight: s.GroupHeaderHeight * k, TrackHeaderHeight: s.TrackHeaderHeight * k,
+		RowHeight: s.RowHeight * k, TrackPadding: s.TrackPadding * k,
+	}
+}
+
 // DefaultLayoutStyle is the layout of the window and of `flamedesk render` at scale 1: the row
 // height is DevTools' 17 px.
 func DefaultLayoutStyle() LayoutStyle {

@@ -176,3 +176,15 @@ func TestEntryNamesAndURLs(t *testing.T) {
 		t.Errorf("category of a call or URL of an event is not empty")
 	}
 }
+
+func TestScaledLayout(t *testing.T) {
+	m := New(synthTrace([]synthThread{{pid: 1, tid: 1, name: "main"}}, [][]synthEntry{
+		{{start: 0, dur: 10, name: "a"}, {start: 1, dur: 2, depth: 1, name: "b"}},
+	}))
+	h := m.ContentHeight()
+	m.Style = m.Style.Scaled(2)
+	m.Relayout()
+	if m.ContentHeight() != 2*h || m.RowTop(0, 1) != 2*(DefaultLayoutStyle().GroupHeaderHeight+DefaultLayoutStyle().TrackHeaderHeight+DefaultLayoutStyle().RowHeight) {
+		t.Fatalf("scaled by 2: height %g (was %g), row 1 at %g", m.ContentHeight(), h, m.RowTop(0, 1))
+	}
+}
