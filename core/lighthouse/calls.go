@@ -162,10 +162,12 @@ func finishSelf(t *core.Track) {
 }
 
 // Merge returns a copy of base, a thread's track from core/integrate, with its ProfileCalls
-// replaced by calls and the tree rebuilt the way DevTools builds it: entries by start (longer
-// first, trace events before calls on ties), each nested in the innermost open entry that it
-// starts in; one that starts inside an entry but ends after it stays out of the tree and is
-// counted in NotInTree. In the result, Ref of a ProfileCall is its index in calls.
+// replaced by calls and the tree rebuilt: entries by start (longer first, trace events before
+// calls on ties), each nested in the innermost open entry that it starts in. Trace events are
+// exact and calls are estimates, so where the two cross, the call gives way: a call that would
+// outlast its parent is cut at the parent's end, and calls that a trace event would outlast end
+// where the event starts. Only a trace event that outlasts an enclosing trace event is left out
+// (as in base), counted in NotInTree. In the result, Ref of a ProfileCall is its index in calls.
 func Merge(base *core.Track, calls *Calls) core.Track {
 	type entry struct {
 		from  int32 // index in base for events, in calls.Track for calls
@@ -212,12 +214,25 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 			}
 			stack = stack[:len(stack)-1]
 		}
+		if !e.call {
+			for len(stack) > 0 {
+				top := stack[len(stack)-1]
+				if out.Kind[top] != core.EntryProfileCall || end <= out.Start[top]+out.Dur[top] {
+					break
+				}
+				out.Dur[top] = e.start - out.Start[top]
+				stack = stack[:len(stack)-1]
+			}
+		}
 		parent := int32(-1)
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1]
-			if end > out.Start[parent]+out.Dur[parent] {
-				out.NotInTree++
-				continue
+			if limit := out.Start[parent] + out.Dur[parent]; end > limit {
+				if !e.call {
+					out.NotInTree++
+					continue
+				}
+				e.dur = limit - e.start
 			}
 		}
 		k := int32(out.Len())
