@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -54,6 +55,16 @@ const tolerance = 0.01
 
 func readReference(t *testing.T, path string) *refDoc {
 	t.Helper()
+	d, err := decodeReference(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// readReferenceSlow decodes with encoding/json, to check the fast reader.
+func readReferenceSlow(t *testing.T, path string) *refDoc {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +79,19 @@ func readReference(t *testing.T, path string) *refDoc {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return &d
+}
+
+func TestReferenceReader(t *testing.T) {
+	for _, name := range []string{"gen-trace-small", "devtools-basic", "speedscope-chrome70-worker"} {
+		path := fixtures.Path(t, "conformance", "golden", name+".devtools.json.gz")
+		fast, slow := readReference(t, path), readReferenceSlow(t, path)
+		if !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s: the fast reader disagrees with encoding/json", name)
+		}
+		if len(fast.Threads) == 0 || len(fast.Threads[0].Entries) == 0 {
+			t.Errorf("%s: nothing read", name)
+		}
+	}
 }
 
 // fixtureFor finds the fixture a reference was made from, in fixtures/upstream or generated.
