@@ -1,8 +1,67 @@
 package main
 
-import "io"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
 
-// runDump is a placeholder until the dump subcommand lands.
+	"flamedesk/core/dump"
+	"flamedesk/core/integrate"
+	"flamedesk/core/load"
+)
+
+const dumpUsage = `Usage: flamedesk dump [--refine] FILE
+
+Prints every thread's track as JSON (format "flamedesk-dump/1"): the tree of trace events and
+JS calls in pre-order, with ts and dur in µs on the trace's clock and depth 0 for roots, then the
+profiles and the load warnings. DevTools' own output has the same entries; see
+shared/conformance/README.md for the fields.
+
+  --refine   also write, per profile, Lighthouse's synthetic B/E events (naive and refined)
+`
+
 func runDump(args []string, stdout, stderr io.Writer) int {
-	return usageError(stderr, "dump: not implemented yet")
+	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	refine := fs.Bool("refine", false, "")
+	files, code, ok := parseFileArgs(fs, "dump", dumpUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	file := files[0]
+	tr, err := load.File(context.Background(), file, nil)
+	if err != nil {
+		return inputError(stderr, file, err)
+	}
+	integrate.Build(tr)
+	if err := dump.Write(stdout, tr, dump.Options{File: file, Refine: *refine}); err != nil {
+		fmt.Fprintf(stderr, "flamedesk: dump: %v\n", err)
+		return exitInput
+	}
+	return exitOK
+}
+
+// parseFileArgs parses flags that may come before or after the one FILE argument. ok is false
+// when the command should end with code (after --help, or on a usage error).
+func parseFileArgs(fs *flag.FlagSet, cmd, usage string, args []string, stdout, stderr io.Writer) (files []string, code int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, usage)
+				return nil, exitOK, false
+			}
+			return nil, usageError(stderr, "%s: %v", cmd, err), false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return nil, usageError(stderr, "%s: want exactly one FILE, got %d", cmd, len(files)), false
+	}
+	return files, exitOK, true
 }
