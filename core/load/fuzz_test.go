@@ -1,0 +1,100 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+
+	"flamedesk/internal/fixtures"
+)
+
+// Each fuzz target is seeded with real files of its format (small ones, or the head of a larger
+// one) and a few hand-made edge cases. The reader detects the format from the content, so every
+// target can wander into the others' code; what differs is where it starts. Inputs that found
+// bugs are kept under testdata/fuzz/<Target>/ and replayed by `go test`.
+
+func fuzzLoad(t *testing.T, data []byte) {
+	tr, err := Reader(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+	if err != nil {
+		return // a clear error is a fine answer to bad input; a panic or a broken model is not
+	}
+	if err := checkTrace(tr); err != nil {
+		t.Fatalf("invariants: %v", err)
+	}
+}
+
+// readFixture returns a fixture's bytes, inflated when gzipped, cut to at most limit bytes
+// (0: whole).
+func readFixture(f *testing.F, limit int, elems ...string) []byte {
+	b, err := os.ReadFile(fixtures.Path(f, append([]string{"fixtures"}, elems...)...))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if limit > 0 {
+			b, _ = io.ReadAll(io.LimitReader(zr, int64(limit)))
+		} else if b, err = io.ReadAll(zr); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if limit > 0 && len(b) > limit {
+		b = b[:limit]
+	}
+	return b
+}
+
+func FuzzTrace(f *testing.F) {
+	// Small seeds keep the fuzzer fast: it minimizes every input that finds new coverage.
+	f.Add(readFixture(f, 6<<10, "upstream", "speedscope-chrome141-no-arg-data.json"))
+	f.Add(readFixture(f, 4<<10, "upstream", "firefox-profiler-chrome-trace-issue-5429.json.gz"))
+	f.Add(readFixture(f, 4<<10, "generated", "gen-trace-small.json.gz"))
+	f.Add(readFixture(f, 4<<10, "upstream", "speedscope-chrome65-simple-timeline.json"))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(readFixture(f, 2<<10, "upstream", "devtools-two-workers.json.gz"))
+	zw.Close()
+	f.Add(gz.Bytes())
+	f.Add([]byte(profileTrace(`[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"(program)"}},{"id":3,"parent":1,"callFrame":{"functionName":"f","url":"u","lineNumber":1}}]`,
+		`[3,2,3,3]`, `[1,-2,3,1]`)))
+	f.Add([]byte(`{"metadata":{},"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":2,"ts":1},{"ph":"E","pid":1,"tid":2,"ts":3},`))
+	f.Add([]byte(`[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}},{"ph":"I","name":"x","ts":1,"args":{"beginData":{"sampleTraceId":5}}}]`))
+	f.Fuzz(fuzzLoad)
+}
+
+func FuzzCPUProfile(f *testing.F) {
+	f.Add(readFixture(f, 0, "upstream", "speedscope-node10-example.cpuprofile"))
+	f.Add(readFixture(f, 4<<10, "upstream", "devtools-basic.cpuprofile.gz"))
+	f.Add(readFixture(f, 4<<10, "generated", "gen-cpuprofile-prettier-format.cpuprofile"))
+	f.Add([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3]},` +
+		`{"id":2,"callFrame":{"functionName":"(garbage collector)","scriptId":"0"},"hitCount":1},` +
+		`{"id":3,"callFrame":{"functionName":"f","scriptId":5,"url":"file.js","lineNumber":3,"columnNumber":4},"hitCount":2,"positionTicks":[{"line":4,"ticks":2}]}],` +
+		`"startTime":100,"endTime":200,"samples":[3,2,3],"timeDeltas":[10,10,10]}`))
+	f.Add([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"a"}},{"id":3,"parent":2,"callFrame":{"functionName":"b"}}],"samples":[3,2],"timeDeltas":[1,1],"startTime":0,"endTime":2}`))
+	f.Fuzz(fuzzLoad)
+}
+
+func FuzzSelfProfile(f *testing.F) {
+	// The head of a real self-profile, cut down to a few dozen entries of each member.
+	var full map[string][]json.RawMessage
+	if err := json.Unmarshal(readFixture(f, 0, "generated", "gen-selfprofile-small.json"), &full); err != nil {
+		f.Fatal(err)
+	}
+	for k, v := range full {
+		full[k] = v[:min(len(v), 12)]
+	}
+	small, _ := json.Marshal(full)
+	f.Add(small)
+	f.Add([]byte(`{"frames":[{"name":"Profiler"},{"name":"f","resourceId":0,"line":3,"column":7}],"resources":["https://x/a.js"],` +
+		`"samples":[{"timestamp":10.5,"stackId":1},{"timestamp":11},{"timestamp":9,"stackId":0}],"stacks":[{"frameId":1},{"frameId":0,"parentId":0}]}`))
+	f.Add([]byte(`{"resources":[],"frames":[],"stacks":[{"frameId":0,"parentId":0}],"samples":[{"timestamp":1,"stackId":0}]}`))
+	f.Fuzz(fuzzLoad)
+}
