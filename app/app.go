@@ -35,18 +35,19 @@ type Options struct {
 	Source     Source
 	Load       LoadFunc
 	FrameStats io.Writer // when set, frame-time percentiles are printed here every few seconds
+	// Blank draws only the background and redraws while a navigation key is held, to measure the
+	// floor that frame times are compared with.
+	Blank bool
 }
 
-// Run opens the window and blocks until it is closed. It must be called from the main goroutine,
-// because on some platforms the window system needs it.
-func Run(opts Options) error {
-	errc := make(chan error, 1)
+// Run opens the window and never returns: Gio's main loop keeps the main goroutine (some platforms
+// need it), so when the window closes Run calls exit with the window's error, nil for a normal close.
+func Run(opts Options, exit func(error)) {
 	go func() {
 		w := new(gioapp.Window)
-		errc <- newUI(w, opts).loop()
+		exit(newUI(w, opts).loop())
 	}()
 	gioapp.Main()
-	return <-errc
 }
 
 // ui is the whole window state. Only the UI goroutine touches it.
@@ -95,6 +96,10 @@ func newUI(w *gioapp.Window, opts Options) *ui {
 		u.stats = newFrameStats(opts.FrameStats)
 	}
 	w.Option(gioapp.Title("flamedesk"), gioapp.Size(unit.Dp(1400), unit.Dp(900)))
+	if opts.Blank {
+		w.Option(gioapp.Title("flamedesk — blank"))
+		return u
+	}
 	u.open(opts.Source)
 	return u
 }
@@ -126,9 +131,15 @@ func (u *ui) loop() error {
 		case gioapp.FrameEvent:
 			began := time.Now()
 			gtx := gioapp.NewContext(&ops, e)
-			u.frame(gtx)
+			if u.opts.Blank {
+				// The floor of frame time: a window that draws only its background.
+				paint.Fill(gtx.Ops, u.colors.bg)
+				u.blankAnimate(gtx)
+			} else {
+				u.frame(gtx)
+			}
 			e.Frame(gtx.Ops)
-			u.stats.add(time.Since(began))
+			u.stats.add(began, time.Since(began))
 		}
 	}
 }
@@ -268,4 +279,27 @@ func (u *ui) smallButton(gtx layout.Context, c *widget.Clickable, s string) layo
 func pointerFilter(tag event.Tag, kinds pointer.Kind) pointer.Filter {
 	return pointer.Filter{Target: tag, Kinds: kinds,
 		ScrollX: pointer.ScrollRange{Min: -1e6, Max: 1e6}, ScrollY: pointer.ScrollRange{Min: -1e6, Max: 1e6}}
+}
+
+// blankAnimate keeps a blank window redrawing while a navigation key is held, like the real chart.
+func (u *ui) blankAnimate(gtx layout.Context) {
+	for {
+		ev, ok := gtx.Event(u.keyFiltersFor()...)
+		if !ok {
+			break
+		}
+		if e, ok := ev.(key.Event); ok {
+			u.nav.set(e.Name, e.State == key.Press)
+		}
+	}
+	area := clip.Rect{Max: gtx.Constraints.Max}.Push(gtx.Ops)
+	event.Op(gtx.Ops, u)
+	area.Pop()
+	if !u.focusSet {
+		u.focusSet = true
+		gtx.Execute(key.FocusCmd{Tag: u})
+	}
+	if u.nav.active() {
+		gtx.Execute(op.InvalidateCmd{})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"time"
 
 	"gioui.org/f32"
@@ -90,6 +91,7 @@ func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
 		return layout.Dimensions{Size: size}
 	}
 	if c.builder == nil {
+		c.painter.Mode = paintMode()
 		c.builder = render.NewBuilder(d.model)
 		c.builder.Style = render.DefaultStyle().Scaled(gtx.Metric.PxPerDp)
 	}
@@ -372,4 +374,18 @@ func formatDuration(us float64) string {
 	default:
 		return fmt.Sprintf("%.3f s", us/1e6)
 	}
+}
+
+// paintMode is how the chart's bars reach the GPU. FLAMEDESK_PAINT=paths|image|rects overrides
+// the default, for measuring on a given machine.
+func paintMode() render.GioMode {
+	switch os.Getenv("FLAMEDESK_PAINT") {
+	case "paths":
+		return render.GioPaths
+	case "rects":
+		return render.GioRects
+	case "image":
+		return render.GioImage
+	}
+	return render.GioImage
 }

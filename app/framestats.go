@@ -7,38 +7,55 @@ import (
 	"time"
 )
 
-// frameStats collects the time each frame took to build and present, and prints p50/p95/p99 every
-// few seconds of activity. An idle window draws no frames and so prints nothing.
+// frameStats measures frames and prints p50/p95/p99 every few seconds of activity. It keeps two
+// series: the frame time proper, the interval between consecutive frames while the window is
+// animating (which includes the GPU work and the buffer swap), and the build time, from the frame
+// event to handing the ops to Gio. An idle window draws no frames and so prints nothing.
 type frameStats struct {
-	out     io.Writer
-	samples []time.Duration
-	last    time.Time
-	every   time.Duration
-	scratch []time.Duration
+	out       io.Writer
+	intervals []time.Duration
+	builds    []time.Duration
+	last      time.Time
+	lastFrame time.Time
+	every     time.Duration
+	scratch   []time.Duration
 }
+
+// continuous is the longest gap between two frames that still counts as one animation.
+const continuous = 250 * time.Millisecond
 
 func newFrameStats(out io.Writer) *frameStats {
 	return &frameStats{out: out, every: 3 * time.Second, last: time.Now()}
 }
 
-// add records one frame's duration and prints a summary when one is due.
-func (f *frameStats) add(d time.Duration) {
+// add records one frame that began at began and took build to lay out.
+func (f *frameStats) add(began time.Time, build time.Duration) {
 	if f == nil {
 		return
 	}
-	f.samples = append(f.samples, d)
-	if time.Since(f.last) < f.every || len(f.samples) < 10 {
+	if !f.lastFrame.IsZero() {
+		if gap := began.Sub(f.lastFrame); gap < continuous {
+			f.intervals = append(f.intervals, gap)
+		}
+	}
+	f.lastFrame = began
+	f.builds = append(f.builds, build)
+	if time.Since(f.last) < f.every || len(f.intervals) < 10 {
 		return
 	}
-	p50, p95, p99 := f.percentiles()
-	fmt.Fprintf(f.out, "frames: n=%d p50=%.1fms p95=%.1fms p99=%.1fms\n", len(f.samples),
-		ms(p50), ms(p95), ms(p99))
-	f.samples = f.samples[:0]
+	i50, i95, i99 := f.percentiles(f.intervals)
+	b50, b95, b99 := f.percentiles(f.builds)
+	fmt.Fprintf(f.out, "frames: n=%d frame p50=%.1fms p95=%.1fms p99=%.1fms | build p50=%.1fms p95=%.1fms p99=%.1fms\n",
+		len(f.intervals), ms(i50), ms(i95), ms(i99), ms(b50), ms(b95), ms(b99))
+	f.intervals, f.builds = f.intervals[:0], f.builds[:0]
 	f.last = time.Now()
 }
 
-func (f *frameStats) percentiles() (p50, p95, p99 time.Duration) {
-	f.scratch = append(f.scratch[:0], f.samples...)
+func (f *frameStats) percentiles(s []time.Duration) (p50, p95, p99 time.Duration) {
+	if len(s) == 0 {
+		return 0, 0, 0
+	}
+	f.scratch = append(f.scratch[:0], s...)
 	slices.Sort(f.scratch)
 	at := func(p float64) time.Duration { return f.scratch[min(len(f.scratch)-1, int(p*float64(len(f.scratch))))] }
 	return at(0.50), at(0.95), at(0.99)

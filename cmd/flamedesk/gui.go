@@ -4,6 +4,9 @@ import (
 	"flag"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/pprof"
+	"syscall"
 
 	"flamedesk/app"
 	"flamedesk/assets"
@@ -14,6 +17,8 @@ func runGUI(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("flamedesk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	frameStats := fs.Bool("frame-stats", false, "print p50/p95/p99 frame times to stderr every few seconds")
+	blank := fs.Bool("blank", false, "draw only the background (with --frame-stats: the frame-time floor)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
 	fs.Usage = func() { io.WriteString(stderr, usageText) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -29,13 +34,36 @@ func runGUI(args []string, stderr io.Writer) int {
 		}
 		src = app.SourceFromPath(path)
 	}
-	opts := app.Options{Source: src, Load: openTrace}
+	opts := app.Options{Source: src, Load: openTrace, Blank: *blank}
 	if *frameStats {
 		opts.FrameStats = stderr
 	}
-	if err := app.Run(opts); err != nil {
-		io.WriteString(stderr, "flamedesk: "+err.Error()+"\n")
-		return exitInput
+	stopProfile := func() {}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return inputError(stderr, *cpuProfile, err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return inputError(stderr, *cpuProfile, err)
+		}
+		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		// A profiled session is often ended with a signal; the profile must still be written.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			<-sig
+			stopProfile()
+			os.Exit(exitOK)
+		}()
 	}
+	app.Run(opts, func(err error) {
+		stopProfile()
+		if err != nil {
+			io.WriteString(stderr, "flamedesk: "+err.Error()+"\n")
+			os.Exit(exitInput)
+		}
+		os.Exit(exitOK)
+	})
 	return exitOK
 }

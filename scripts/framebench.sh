@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Measures frame times of the real window under Xvfb (Mesa's software GL): continuous zooming and
+# panning over FILE at 1600x1000, then the same input on a window that draws only its background
+# (the floor). Prints flamedesk's --frame-stats lines for both.
+#   scripts/framebench.sh [FILE] [SECONDS]
+set -euo pipefail
+file=${1:-../shared/fixtures/generated/gen-trace-large.json.gz}
+secs=${2:-20}
+bin=${FLAMEDESK_BIN:-bin/flamedesk}
+disp=:$((60 + RANDOM % 30))
+Xvfb "$disp" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null' EXIT
+export DISPLAY=$disp XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+sleep 1
+
+drive() { # $1: label, rest: flamedesk args
+  local label=$1; shift
+  local log; log=$(mktemp)
+  "$bin" --frame-stats "$@" 2>"$log" &
+  local pid=$!
+  local win=""
+  for _ in $(seq 1 600); do
+    win=$(xdotool search --name '^flamedesk' 2>/dev/null | head -1 || true)
+    if [ -n "$win" ] && xdotool getwindowname "$win" | grep -qv loading; then
+      name=$(xdotool getwindowname "$win")
+      case "$name" in *"—"*) break ;; esac
+    fi
+    sleep 0.1
+  done
+  xdotool windowsize "$win" 1600 1000 windowmove "$win" 0 0
+  sleep 2
+  xdotool mousemove 800 400
+  local end=$((SECONDS + secs))
+  while [ $SECONDS -lt $end ]; do
+    for k in w d s a; do
+      xdotool keydown $k; sleep 1.2; xdotool keyup $k
+    done
+    for _ in 1 2 3 4 5 6; do xdotool keydown ctrl click 4 keyup ctrl; sleep 0.05; done
+    for _ in 1 2 3 4 5 6; do xdotool keydown ctrl click 5 keyup ctrl; sleep 0.05; done
+  done
+  sleep 3.5
+  kill $pid; wait $pid 2>/dev/null || true
+  echo "== $label"
+  grep '^frames:' "$log" || echo "(no frame statistics)"
+  rm -f "$log"
+}
+
+drive "flame chart: $(basename "$file")" "$file"
+drive "floor: blank window" --blank "$file"
