@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,15 +21,15 @@ import (
 type goldenEvent struct {
 	Ph     string  `json:"ph"`
 	Ts     float64 `json:"ts"`
-	NodeID *int64  `json:"nodeId"`
+	NodeID *int64  `json:"nodeId"` // nil when the reference has null
 }
 
 type goldenProfile struct {
 	ID            string        `json:"id"`
 	Pid           int64         `json:"pid"`
 	Tid           int64         `json:"tid"`
-	Naive         []goldenEvent `json:"naive"`
-	Refined       []goldenEvent `json:"refined"`
+	Naive         []goldenEvent `json:"naive"`   // nil when the reference has null
+	Refined       []goldenEvent `json:"refined"` // nil when the reference has null
 	KnownTaskList [][3]any      `json:"knownTaskList"`
 	KnownTasks    int           `json:"knownTasks"`
 	Errors        []string      `json:"errors"`
@@ -43,28 +42,34 @@ type goldenFile struct {
 	Profiles []goldenProfile `json:"profiles"`
 }
 
-func readMaybeGzip(tb testing.TB, path string) []byte {
+// readGzip reads a gzipped file whole into a buffer sized from the gzip trailer: the references
+// are large, and growing a buffer step by step costs more than the decoding.
+func readGzip(tb testing.TB, path string) []byte {
 	tb.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if data, err = io.ReadAll(zr); err != nil {
-			tb.Fatal(err)
-		}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
 	}
-	return data
+	size := 0
+	if n := len(data); n >= 4 {
+		size = int(uint32(data[n-4]) | uint32(data[n-3])<<8 | uint32(data[n-2])<<16 | uint32(data[n-1])<<24)
+	}
+	out := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := out.ReadFrom(zr); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return out.Bytes()
 }
 
+// loadGolden reads the fields of a *.lighthouse.json.gz reference that the tests compare.
 func loadGolden(tb testing.TB, path string) *goldenFile {
 	tb.Helper()
 	var g goldenFile
-	if err := json.Unmarshal(readMaybeGzip(tb, path), &g); err != nil {
+	if err := json.Unmarshal(readGzip(tb, path), &g); err != nil {
 		tb.Fatalf("%s: %v", path, err)
 	}
 	return &g
