@@ -1,6 +1,9 @@
 package render
 
-import "image/color"
+import (
+	"image/color"
+	"math"
+)
 
 // Rect is an axis-aligned rectangle in pixels, [X0, X1) × [Y0, Y1). Bars are on whole pixels.
 type Rect struct{ X0, Y0, X1, Y1 float32 }
@@ -24,7 +27,7 @@ type Triangle struct {
 // Text is one run of text, already fitted to where it is drawn: its bytes (DrawList.TextBytes)
 // include the ellipsis when it was cut.
 type Text struct {
-	X, Y  float32 // left end of the baseline
+	X, Y  float32 // left end of the baseline, on whole pixels so that glyphs rasterise the same everywhere
 	Font  Font
 	Color color.NRGBA
 	off   int32
@@ -134,11 +137,12 @@ func (l *DrawList) addText(layer int, x, y float32, f Font, c color.NRGBA, s str
 	if cut {
 		l.text = append(l.text, Ellipsis...)
 	}
-	l.Layers[layer].Texts = append(l.Layers[layer].Texts, Text{X: x, Y: y, Font: f, Color: c, off: int32(off), n: int32(len(l.text) - off)})
+	l.addTextFrom(layer, x, y, f, c, off)
 }
 
-// addTextBytes appends bytes already written to the end of the text arena from off on.
+// addTextFrom adds the text written to the end of the text arena from off on as a run.
 func (l *DrawList) addTextFrom(layer int, x, y float32, f Font, c color.NRGBA, off int) {
+	x, y = float32(math.Round(float64(x))), float32(math.Round(float64(y)))
 	l.Layers[layer].Texts = append(l.Layers[layer].Texts, Text{X: x, Y: y, Font: f, Color: c, off: int32(off), n: int32(len(l.text) - off)})
 }
 

@@ -3,6 +3,7 @@ package render
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 
 	"gioui.org/f32"
@@ -12,43 +13,74 @@ import (
 	"gioui.org/op/clip"
 	"gioui.org/op/paint"
 	"gioui.org/text"
+	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
 )
 
 // This file is the only one in render that imports Gio.
 //
-// On software GL (Mesa's llvmpipe) what costs is the number of clip and paint operations, not the
-// number of edges in a path: so each colour batch becomes one clip.Path with a rectangle subpath
-// per bar and is painted once, all hatch stripes become one path, and each label is one outline
-// whose glyph path was shaped once and is replayed from a cache. The other way, rasterising the
-// bars into an image with ImagePainter and uploading it as one texture, was measured against this
-// one (BenchmarkGioPainter in gio_test.go, and the numbers in the package's closing notes); the
-// mode is selectable so the window can switch on its own measurements.
+// On software GL (Mesa's llvmpipe under Xvfb) what costs is rasterising paths: every clip.Path
+// and every glyph outline is covered on the CPU, at a price that grows with the area it spans. A
+// pixel-aligned clip.Rect, by contrast, becomes a scissor and costs almost nothing. So the
+// default draws:
+//
+//   - each rectangle as its own clip.Rect (GioRects);
+//   - hatching as a small stripe image, rasterised once and drawn tile by tile inside each
+//     merged span's clip.Rect;
+//   - each label as an image rasterised once with the same opentype faces as ImagePainter (so a
+//     label looks the same in the window and in a PNG) and cached across frames.
+//
+// BenchmarkGioPainter (gio_test.go) measures the alternatives frame by frame on the same views.
+// On llvmpipe through EGL (Xvfb, 1600×1000, random views, each frame rendered and read back, on
+// a 2-core machine shared with other work) it gave, in ms per frame:
+//
+//	                   small trace (477 rects)   large trace (1,653 rects)
+//	GioRects                 41                        66
+//	GioRects+VectorText      47                        55
+//	GioImage                 78                        80
+//	GioPaths                 91                       197
+//
+// One path per colour batch is the slowest, and the more so the more bars there are; without
+// labels and hatching GioRects drew the large trace's views in about 30 ms. Bitmap and vector
+// labels cost about the same there; bitmap is the default because it matches the PNGs exactly.
 
-// GioMode selects how the Gio painter draws bars.
+// GioMode selects how the Gio painter draws rectangles.
 type GioMode uint8
 
 const (
-	// GioPaths draws every colour batch as one path: the default.
-	GioPaths GioMode = iota
-	// GioImage rasterises the bar layers with ImagePainter into one image and draws it as a
-	// texture; text and chrome are still Gio ops.
-	GioImage
 	// GioRects draws every rectangle as its own pixel-aligned clip.Rect, which Gio clips with a
-	// scissor instead of rasterising a path.
-	GioRects
+	// scissor instead of rasterising a path: the default, and the fastest on software GL.
+	GioRects GioMode = iota
+	// GioPaths draws every colour batch as one clip.Path with a subpath per rectangle.
+	GioPaths
+	// GioImage rasterises the layers below the highlights with ImagePainter into one image and
+	// draws it as a texture; text and chrome are still Gio ops.
+	GioImage
 )
 
-// GioPainter paints draw lists with Gio. The zero value is ready to use; it shapes each distinct
-// label once (with the Go fonts, the same faces and sizes the builder measured) and keeps the
-// glyph outlines across frames. Not safe for concurrent use.
+// GioPainter paints draw lists with Gio. The zero value is ready to use. It rasterises each
+// distinct label once (with the Go fonts, the faces and sizes the builder measured) and keeps it
+// across frames, as it keeps the hatch tiles. Not safe for concurrent use.
 type GioPainter struct {
 	Mode GioMode
+	// VectorText shapes labels with Gio's text shaper and fills their glyph outlines, instead of
+	// drawing them as cached images: sharper under a scaling transform, slower on software GL.
+	VectorText bool
 
+	frame uint32
+
+	// Bitmap text, per font and colour.
+	bitmaps map[textStyle]map[string]*bitmapText
+	faces   map[Font]font.Face
+
+	// Vector text.
 	shaper *text.Shaper
 	texts  map[Font]map[string]*shapedText
-	frame  uint32
 	glyphs []text.Glyph
+
+	hatchTiles map[hatchKey]paint.ImageOp
+	rast       vector.Rasterizer
 
 	// Two images in turn: Gio may still read the last frame's while this one is drawn.
 	imgs    [2]*image.RGBA
@@ -56,21 +88,39 @@ type GioPainter struct {
 	imgPnt  *ImagePainter
 }
 
-type shapedText struct {
-	path   clip.PathSpec
-	dx, dy float32 // where the path's origin is relative to the baseline's left end
+type textStyle struct {
+	font  Font
+	color color.NRGBA
+}
+
+type bitmapText struct {
+	img    paint.ImageOp
+	dx, dy int // where the image's top-left is relative to the baseline's left end
 	used   uint32
+}
+
+type shapedText struct {
+	path clip.PathSpec
+	dx   float32 // where the path's origin is relative to the baseline's left end
+	used uint32
+}
+
+type hatchKey struct {
+	h      Hatch
+	height int
 }
 
 // textCacheFrames is how long an unused label's outline stays cached.
 const textCacheFrames = 300
 
 func (p *GioPainter) init() {
-	if p.shaper != nil {
+	if p.bitmaps != nil {
 		return
 	}
-	p.shaper = text.NewShaper(text.NoSystemFonts(), text.WithCollection(gofont.Collection()))
+	p.bitmaps = map[textStyle]map[string]*bitmapText{}
+	p.faces = map[Font]font.Face{}
 	p.texts = map[Font]map[string]*shapedText{}
+	p.hatchTiles = map[hatchKey]paint.ImageOp{}
 }
 
 // Paint adds the ops that draw l to ops, in l's pixel coordinates (offset and clip them to place
@@ -87,14 +137,18 @@ func (p *GioPainter) Paint(ops *op.Ops, l *DrawList) {
 	for li := start; li < NumLayers; li++ {
 		ly := &l.Layers[li]
 		for _, b := range ly.Batches {
-			if p.Mode == GioRects {
-				fillPixelRects(ops, b.Color, b.Rects)
-			} else {
+			if p.Mode == GioPaths {
 				fillRects(ops, b.Color, b.Rects)
+			} else {
+				fillPixelRects(ops, b.Color, b.Rects)
 			}
 		}
 		if len(ly.Hatches) > 0 {
-			p.hatch(ops, l.Hatch, ly.Hatches)
+			if p.Mode == GioPaths {
+				p.hatchPaths(ops, l.Hatch, ly.Hatches)
+			} else {
+				p.hatchTiled(ops, l.Hatch, ly.Hatches)
+			}
 		}
 		for _, t := range ly.Triangles {
 			var path clip.Path
@@ -106,7 +160,11 @@ func (p *GioPainter) Paint(ops *op.Ops, l *DrawList) {
 			paint.FillShape(ops, t.Color, clip.Outline{Path: path.End()}.Op())
 		}
 		for _, t := range ly.Texts {
-			p.text(ops, t, l.TextBytes(t))
+			if p.VectorText {
+				p.vectorText(ops, t, l.TextBytes(t))
+			} else {
+				p.bitmapText(ops, t, l.TextBytes(t))
+			}
 		}
 	}
 	if p.frame%64 == 0 {
@@ -144,7 +202,8 @@ func fillPixelRects(ops *op.Ops, c color.NRGBA, rects []Rect) {
 	}
 }
 
-func (p *GioPainter) hatch(ops *op.Ops, h Hatch, rects []Rect) {
+// hatchPaths stripes rects with one path of all their stripes.
+func (p *GioPainter) hatchPaths(ops *op.Ops, h Hatch, rects []Rect) {
 	var path clip.Path
 	path.Begin(ops)
 	for _, r := range rects {
@@ -159,7 +218,109 @@ func (p *GioPainter) hatch(ops *op.Ops, h Hatch, rects []Rect) {
 	paint.FillShape(ops, h.Color, clip.Outline{Path: path.End()}.Op())
 }
 
-func (p *GioPainter) text(ops *op.Ops, t Text, b []byte) {
+// hatchTileStripes is how many stripe periods one hatch tile holds.
+const hatchTileStripes = 16
+
+// hatchTiled stripes each rect by drawing a cached tile of stripes side by side inside the rect's
+// clip, placed so that the stripes stay on the frame's x+y grid as HatchStripes draws them.
+func (p *GioPainter) hatchTiled(ops *op.Ops, h Hatch, rects []Rect) {
+	if h.Period <= 0 || h.Width <= 0 {
+		return
+	}
+	period := int(math.Round(float64(h.Period)))
+	tileW := period * hatchTileStripes
+	for _, r := range rects {
+		pr := pixelRect(r)
+		if pr.Empty() {
+			continue
+		}
+		tile := p.hatchTile(h, pr.Dy(), tileW)
+		area := clip.Rect(pr).Push(ops)
+		// The first tile starts where x+y is a multiple of the period on the rect's top row.
+		x := pr.Min.X - mod(pr.Min.X+pr.Min.Y, period)
+		for ; x < pr.Max.X; x += tileW {
+			off := op.Offset(image.Pt(x, pr.Min.Y)).Push(ops)
+			tile.Add(ops)
+			paint.PaintOp{}.Add(ops)
+			off.Pop()
+		}
+		area.Pop()
+	}
+}
+
+// hatchTile rasterises, once per hatch and height, a tile of stripes whose top-left corner is on
+// a stripe's start.
+func (p *GioPainter) hatchTile(h Hatch, height, width int) paint.ImageOp {
+	key := hatchKey{h: h, height: height}
+	if t, ok := p.hatchTiles[key]; ok {
+		return t
+	}
+	img := image.NewRGBA(image.Rect(0, 0, width, height))
+	p.rast.Reset(width, height)
+	p.rast.DrawOp = draw.Over
+	HatchStripes(Rect{0, 0, float32(width), float32(height)}, h, func(pts [][2]float32) {
+		p.rast.MoveTo(pts[0][0], pts[0][1])
+		for _, q := range pts[1:] {
+			p.rast.LineTo(q[0], q[1])
+		}
+		p.rast.ClosePath()
+	})
+	p.rast.Draw(img, img.Bounds(), image.NewUniform(h.Color), image.Point{})
+	t := paint.NewImageOp(img)
+	p.hatchTiles[key] = t
+	return t
+}
+
+func mod(a, m int) int { return ((a % m) + m) % m }
+
+// bitmapText draws a label from its cached image, rasterising it on first use.
+func (p *GioPainter) bitmapText(ops *op.Ops, t Text, b []byte) {
+	style := textStyle{font: t.Font, color: t.Color}
+	byString := p.bitmaps[style]
+	if byString == nil {
+		byString = map[string]*bitmapText{}
+		p.bitmaps[style] = byString
+	}
+	bt, ok := byString[string(b)]
+	if !ok {
+		bt = p.rasterise(t.Font, t.Color, b)
+		byString[string(b)] = bt
+	}
+	bt.used = p.frame
+	x := int(math.Round(float64(t.X))) + bt.dx
+	y := int(math.Round(float64(t.Y))) + bt.dy
+	off := op.Offset(image.Pt(x, y)).Push(ops)
+	bt.img.Add(ops)
+	paint.PaintOp{}.Add(ops)
+	off.Pop()
+}
+
+// rasterise draws b in f and c into a tight image, with the faces ImagePainter uses.
+func (p *GioPainter) rasterise(f Font, c color.NRGBA, b []byte) *bitmapText {
+	face := p.faces[f]
+	if face == nil {
+		face = newFace(f)
+		p.faces[f] = face
+	}
+	bounds, _ := font.BoundBytes(face, b)
+	x0, y0 := bounds.Min.X.Floor(), bounds.Min.Y.Floor()
+	x1, y1 := bounds.Max.X.Ceil(), bounds.Max.Y.Ceil()
+	bt := &bitmapText{dx: x0, dy: y0}
+	if x1 <= x0 || y1 <= y0 {
+		return bt
+	}
+	img := image.NewRGBA(image.Rect(0, 0, x1-x0, y1-y0))
+	d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: face, Dot: fixed.P(-x0, -y0)}
+	d.DrawBytes(b)
+	bt.img = paint.NewImageOp(img)
+	return bt
+}
+
+// vectorText draws a label from its cached glyph outlines, shaping it on first use.
+func (p *GioPainter) vectorText(ops *op.Ops, t Text, b []byte) {
+	if p.shaper == nil {
+		p.shaper = text.NewShaper(text.NoSystemFonts(), text.WithCollection(gofont.Collection()))
+	}
 	byString := p.texts[t.Font]
 	if byString == nil {
 		byString = map[string]*shapedText{}
@@ -171,7 +332,7 @@ func (p *GioPainter) text(ops *op.Ops, t Text, b []byte) {
 		byString[string(b)] = st
 	}
 	st.used = p.frame
-	tr := op.Affine(f32.AffineId().Offset(f32.Pt(t.X+st.dx, t.Y+st.dy))).Push(ops)
+	tr := op.Affine(f32.AffineId().Offset(f32.Pt(t.X+st.dx, t.Y))).Push(ops)
 	outline := clip.Outline{Path: st.path}.Op().Push(ops)
 	paint.ColorOp{Color: t.Color}.Add(ops)
 	paint.PaintOp{}.Add(ops)
@@ -201,14 +362,19 @@ func (p *GioPainter) shape(f Font, s string) *shapedText {
 	if len(p.glyphs) == 0 {
 		return st
 	}
-	g0 := p.glyphs[0]
-	// Baselines of the layout are at g.Y; the draw list's Y is already the baseline.
-	st.dx = float32(g0.X) / 64
+	st.dx = float32(p.glyphs[0].X) / 64
 	st.path = p.shaper.Shape(p.glyphs)
 	return st
 }
 
 func (p *GioPainter) evict() {
+	for _, byString := range p.bitmaps {
+		for s, bt := range byString {
+			if p.frame-bt.used > textCacheFrames {
+				delete(byString, s)
+			}
+		}
+	}
 	for _, byString := range p.texts {
 		for s, st := range byString {
 			if p.frame-st.used > textCacheFrames {

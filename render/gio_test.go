@@ -41,8 +41,9 @@ func TestGioPainterDrawsWhatTheImagePainterDraws(t *testing.T) {
 	want := PaintImage(&l)
 
 	win := headlessWindow(t, w, h)
-	for _, mode := range []GioMode{GioPaths, GioImage, GioRects} {
-		p := GioPainter{Mode: mode}
+	for _, mode := range []GioPainter{{Mode: GioRects}, {Mode: GioPaths}, {Mode: GioImage}, {Mode: GioRects, VectorText: true}} {
+		p := mode
+		name := fmt.Sprintf("mode %d, vector text %v", mode.Mode, mode.VectorText)
 		var ops op.Ops
 		p.Paint(&ops, &l)
 		if err := win.Frame(&ops); err != nil {
@@ -53,7 +54,7 @@ func TestGioPainterDrawsWhatTheImagePainterDraws(t *testing.T) {
 			t.Fatal(err)
 		}
 		if dir := os.Getenv("FLAMEDESK_SHOTS"); dir != "" {
-			savePNG(t, filepath.Join(dir, fmt.Sprintf("gio-mode%d.png", mode)), got)
+			savePNG(t, filepath.Join(dir, fmt.Sprintf("gio-mode%d-vector%v.png", mode.Mode, mode.VectorText)), got)
 			savePNG(t, filepath.Join(dir, "image-painter.png"), want)
 		}
 		// Compare inside every bar at least 8 px wide, one pixel in from its top-left corner:
@@ -66,13 +67,13 @@ func TestGioPainterDrawsWhatTheImagePainterDraws(t *testing.T) {
 				}
 				x, y := int(r.X0)+1, int(r.Y0)+1
 				if g, e := Pixel(got, x, y), Pixel(want, x, y); !near(g, e) {
-					t.Fatalf("mode %d: pixel (%d, %d) is %v on the GPU, %v in the image", mode, x, y, g, e)
+					t.Fatalf("%s: pixel (%d, %d) is %v on the GPU, %v in the image", name, x, y, g, e)
 				}
 				checked++
 			}
 		}
 		if checked < 25 {
-			t.Fatalf("mode %d: only %d bars compared", mode, checked)
+			t.Fatalf("%s: only %d bars compared", name, checked)
 		}
 		// Text: the two painters' glyphs put about the same amount of ink on their bars (Gio's
 		// anti-aliasing is lighter, so compare the summed darkening, not a threshold).
@@ -94,9 +95,9 @@ func TestGioPainterDrawsWhatTheImagePainterDraws(t *testing.T) {
 			return sum
 		}
 		gi, ii := ink(got), ink(want)
-		t.Logf("mode %d: %d bars agree; text ink %.0f on the GPU, %.0f in the image", mode, checked, gi, ii)
+		t.Logf("%s: %d bars agree; text ink %.0f on the GPU, %.0f in the image", name, checked, gi, ii)
 		if ii == 0 || math.Abs(gi-ii) > 0.35*ii {
-			t.Errorf("mode %d: text ink %.0f on the GPU, %.0f in the image", mode, gi, ii)
+			t.Errorf("%s: text ink %.0f on the GPU, %.0f in the image", name, gi, ii)
 		}
 	}
 }
@@ -118,8 +119,8 @@ func BenchmarkGioPainter(b *testing.B) {
 			views, scrolls := randomViews(m, vp, 20)
 			views[0], scrolls[0] = timeline.View{Start: 0, Span: vp.Total()}, 0
 			bld := NewBuilder(m)
-			painters := [3]*GioPainter{{Mode: GioPaths}, {Mode: GioImage}, {Mode: GioRects}}
-			var spent [3]time.Duration
+			painters := [4]*GioPainter{{Mode: GioRects}, {Mode: GioPaths}, {Mode: GioImage}, {Mode: GioRects, VectorText: true}}
+			var spent [4]time.Duration
 			var l DrawList
 			var ops op.Ops
 			shot := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -149,6 +150,7 @@ func BenchmarkGioPainter(b *testing.B) {
 			b.ReportMetric(float64(spent[GioPaths].Microseconds())/1000/n, "paths-ms/frame")
 			b.ReportMetric(float64(spent[GioImage].Microseconds())/1000/n, "image-ms/frame")
 			b.ReportMetric(float64(spent[GioRects].Microseconds())/1000/n, "rects-ms/frame")
+			b.ReportMetric(float64(spent[3].Microseconds())/1000/n, "rects+vectortext-ms/frame")
 		})
 	}
 }
