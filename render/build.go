@@ -378,8 +378,11 @@ func (b *Builder) highlights(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 		}
 	}
 	spanRect := func(ti timeline.TrackID, level int, s timeline.Span) (Rect, bool) {
+		if ti < 0 || int(ti) >= len(m.Tracks) {
+			return Rect{}, false
+		}
 		tk := &m.Tracks[ti]
-		if !tk.Shown || tk.Collapsed {
+		if !tk.Shown || tk.Collapsed || level < 0 || level >= len(tk.Levels) {
 			return Rect{}, false
 		}
 		y0 := b.rowY(vp, m.RowTop(ti, level))
@@ -395,13 +398,16 @@ func (b *Builder) highlights(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 			dst.rect(LayerHighlight, b.ui.hover, r)
 		}
 	case timeline.HitTrackHeader:
-		tk := &m.Tracks[f.Hover.Track]
-		y := b.rowY(vp, tk.Y)
-		dst.rect(LayerHighlight, b.ui.headerHover, Rect{0, y, width, y + float32(m.Style.TrackHeaderHeight)})
+		// A hit from before the model changed may name a track that is gone or hidden now.
+		if ti := f.Hover.Track; ti >= 0 && int(ti) < len(m.Tracks) && m.Tracks[ti].Shown {
+			y := b.rowY(vp, m.Tracks[ti].Y)
+			dst.rect(LayerHighlight, b.ui.headerHover, Rect{0, y, width, y + float32(m.Style.TrackHeaderHeight)})
+		}
 	case timeline.HitGroupHeader:
-		g := &m.Groups[f.Hover.Group]
-		y := b.rowY(vp, g.Y)
-		dst.rect(LayerHighlight, b.ui.headerHover, Rect{0, y, width, y + float32(m.Style.GroupHeaderHeight)})
+		if gi := f.Hover.Group; gi >= 0 && gi < len(m.Groups) && !m.Groups[gi].Hidden {
+			y := b.rowY(vp, m.Groups[gi].Y)
+			dst.rect(LayerHighlight, b.ui.headerHover, Rect{0, y, width, y + float32(m.Style.GroupHeaderHeight)})
+		}
 	}
 	if level, s, ok := m.SpanOf(vp, f.Selection, b.Style.MinBarPx); ok {
 		if r, ok := spanRect(f.Selection.Track, level, s); ok {

@@ -389,3 +389,18 @@ func TestEmptyModel(t *testing.T) {
 		t.Fatal("empty model: bad image")
 	}
 }
+
+func TestStaleHoverAndSelectionAreIgnored(t *testing.T) {
+	m := smallModel(t)
+	vp := timeline.NewViewport(m.Bounds())
+	var l DrawList
+	b := NewBuilder(m)
+	for _, h := range []timeline.Hit{
+		{Kind: timeline.HitTrackHeader, Track: 999, Group: 0},
+		{Kind: timeline.HitGroupHeader, Track: -1, Group: 999},
+		{Kind: timeline.HitEntry, Track: 999, Group: 0, Level: 3},
+		{Kind: timeline.HitEntry, Track: 0, Group: 0, Level: 99999},
+	} {
+		b.Build(&l, vp, &Frame{Width: 400, Height: 300, Hover: h, Selection: timeline.EntryRef{Track: 77, Entry: 1 << 30}})
+	}
+}
