@@ -169,6 +169,11 @@ func buildTree(p *Profile) (*profileTree, error) {
 	return t, nil
 }
 
+// maxEvents bounds the events of one profile (at 17 bytes each once refined), so that a hostile
+// profile whose samples jump between the leaves of a very deep tree fails instead of exhausting
+// memory. The 238 MB generated trace needs 9 million.
+const maxEvents = 1 << 27
+
 // Synthesize makes Lighthouse's naive B/E events of p. It fails where Lighthouse throws: a
 // sample or parent id that names no node, or sample and delta counts that differ.
 func Synthesize(p *Profile) (*Synthetic, error) {
@@ -197,6 +202,9 @@ func Synthesize(p *Profile) (*Synthetic, error) {
 		common := tree.common(prev, n)
 		commons[step] = common
 		count += int(tree.depthOf(prev)-tree.depthOf(common)) + int(tree.depthOf(n)-tree.depthOf(common))
+		if count > maxEvents {
+			return nil, fmt.Errorf("more than %d synthetic events", maxEvents)
+		}
 		prev = n
 	}
 	s := &Synthetic{

@@ -31,7 +31,14 @@ var (
 	ErrImpossibleChild = errors.New("impossible children")
 	ErrTaskTiming      = errors.New("invalid task timing data")
 	ErrNoTasks         = errors.New("no tasks")
+	// ErrTooNested is ours: Lighthouse's B/E matching is quadratic in how deeply events of one
+	// name nest, and a thread that would take too long is given up rather than hang the app.
+	ErrTooNested = errors.New("B/E events of one name nest too deeply")
 )
+
+// matchBudget bounds the steps spent matching B and E events, per event of the thread. Real
+// traces need one or two.
+const matchBudget = 64
 
 // taskNode is a task while the tree is being built. Lighthouse keeps a duration beside the end and
 // updates them separately when it stretches a parent, so both are kept to sort exactly like it.
@@ -54,7 +61,10 @@ type taskNode struct {
 // ends more than 1 ms after its parent. URL attribution and timers are not built since they do not
 // move any task's bounds.
 func KnownTasks(events []ThreadEvent, traceEnd float64) ([]Task, error) {
-	order := lighthouseOrder(events)
+	order, err := lighthouseOrder(events)
+	if err != nil {
+		return nil, err
+	}
 	var starts, ends []int32
 	for _, i := range order {
 		switch events[i].Ph {
@@ -122,7 +132,8 @@ func KnownTasks(events []ThreadEvent, traceEnd float64) ([]Task, error) {
 // building tasks: by ts, and within one ts the E events first, then B and X events longest first,
 // then the rest, each in file order. A B's length there is the distance to its E (searched by
 // name with nesting), or "very long" when it has none.
-func lighthouseOrder(events []ThreadEvent) []int32 {
+func lighthouseOrder(events []ThreadEvent) ([]int32, error) {
+	budget := matchBudget * (len(events) + 1024)
 	order := make([]int32, len(events))
 	for i := range order {
 		order[i] = int32(i)
@@ -169,6 +180,9 @@ func lighthouseOrder(events []ThreadEvent) []int32 {
 					k := sort.Search(len(positions), func(k int) bool { return positions[k] >= int32(hi) })
 					nested := 0
 					for ; k < len(positions); k++ {
+						if budget--; budget < 0 {
+							return nil, ErrTooNested
+						}
 						other := &events[order[positions[k]]]
 						if other.Ph == 'E' {
 							if nested == 0 {
@@ -202,7 +216,7 @@ func lighthouseOrder(events []ThreadEvent) []int32 {
 		}
 		lo = hi
 	}
-	return order
+	return order, nil
 }
 
 // orZero is JavaScript's `x || 0` for a number.
@@ -245,6 +259,7 @@ func pairStartsAndEnds(events []ThreadEvent, starts, ends []int32, traceEnd floa
 		p.head = int32(k)
 	}
 	remaining := len(ends)
+	budget := matchBudget * (len(starts) + len(ends) + 1024)
 
 	nodes := make([]taskNode, 0, len(starts))
 	for k, i := range starts {
@@ -265,6 +280,9 @@ func pairStartsAndEnds(events []ThreadEvent, starts, ends []int32, traceEnd floa
 		matched, prev := int32(-1), int32(-1)
 		r := 0
 		for e := p.head; e >= 0; prev, e = e, next[e] {
+			if budget--; budget < 0 {
+				return nil, ErrTooNested
+			}
 			ts := events[ends[e]].Ts
 			below := sort.SearchFloat64s(p.startTs, ts) // starts of this name with ts < the E's
 			nested := below - int(rank[k]) - 1

@@ -373,3 +373,42 @@ func TestCallsPairAndNest(t *testing.T) {
 		t.Errorf("merged calls should refer to their index in Calls: %v", m.Ref)
 	}
 }
+
+func TestHostileInputsEndInErrors(t *testing.T) {
+	strs := core.NewStrings()
+	// 20000 nested B events of one name, closed in order: Lighthouse's matching is quadratic in
+	// that nesting; we give up on the thread instead of hanging.
+	const n = 20000
+	var events []ThreadEvent
+	name := strs.Intern("A")
+	for i := 0; i < n; i++ {
+		events = append(events, ThreadEvent{Ph: 'B', Name: name, Ts: float64(i), Dur: none})
+	}
+	for i := 0; i < n; i++ {
+		events = append(events, ThreadEvent{Ph: 'E', Name: name, Ts: float64(n + i), Dur: none})
+	}
+	if _, err := KnownTasks(events, 3*n); !errors.Is(err, ErrTooNested) {
+		t.Errorf("deep same-name nesting: want ErrTooNested, got %v", err)
+	}
+
+	// Samples alternating between the leaves of two 20000-deep chains would need 400 million
+	// events per 10000 samples.
+	parents := map[int64]int64{1: 0}
+	for id := int64(2); id <= 2*n+1; id++ {
+		switch {
+		case id == 2 || id == 3:
+			parents[id] = 1
+		default:
+			parents[id] = id - 2
+		}
+	}
+	var samples []int64
+	var deltas []float64
+	for i := 0; i < 10000; i++ {
+		samples = append(samples, int64(2*n+i%2))
+		deltas = append(deltas, 1)
+	}
+	if _, err := Synthesize(profile(strs, parents, samples, deltas)); err == nil {
+		t.Error("a profile needing more than maxEvents events should fail")
+	}
+}
