@@ -301,6 +301,10 @@ func threadTitle(tr *core.Trace, t core.ThreadID) string {
 
 // buildLevels splits a track's pre-order columns into levels. Pre-order visits each depth in start
 // order already; a level that is not (a producer bug) is sorted, so searches stay correct.
+//
+// One pass over the columns in file order scatters entries, starts and ends into level order, so
+// that the per-level work after it reads contiguous memory: walking a deep level straight through
+// the columns would miss the cache on nearly every entry of a large trace.
 func buildLevels(ct *core.Track) []Level {
 	n := ct.Len()
 	maxDepth := -1
@@ -310,42 +314,54 @@ func buildLevels(ct *core.Track) []Level {
 	if maxDepth < 0 {
 		return nil
 	}
-	counts := make([]int, maxDepth+1)
+	next := make([]int, maxDepth+2)
 	for _, d := range ct.Depth {
-		counts[d]++
+		next[int(d)+1]++
 	}
-	entries := make([]int32, n)
-	maxEnds := make([]float64, n)
+	for d := 1; d < len(next); d++ {
+		next[d] += next[d-1]
+	}
 	levels := make([]Level, maxDepth+1)
-	off := 0
-	for d, c := range counts {
-		levels[d] = Level{Entries: entries[off : off : off+c], MaxEnd: maxEnds[off : off+c]}
-		off += c
+	entries := make([]int32, n)
+	maxEnds := make([]float64, n) // ends in level order first; running maxima after
+	starts := make([]float64, n)  // scratch
+	for d := range levels {
+		levels[d] = Level{Entries: entries[next[d]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]]}
 	}
 	for i, d := range ct.Depth {
-		levels[d].Entries = append(levels[d].Entries, int32(i))
+		p := next[d]
+		next[d]++
+		entries[p] = int32(i)
+		starts[p] = ct.Start[i]
+		maxEnds[p] = entryEnd(ct, int32(i))
 	}
+	stands := make([]float32, n)
+	off := 0
 	for d := range levels {
 		lv := &levels[d]
-		sorted := slices.IsSortedFunc(lv.Entries, func(a, b int32) int { return cmp.Compare(ct.Start[a], ct.Start[b]) })
-		if !sorted {
-			slices.SortStableFunc(lv.Entries, func(a, b int32) int { return cmp.Compare(ct.Start[a], ct.Start[b]) })
+		m := lv.Len()
+		st := starts[off : off+m]
+		if !slices.IsSorted(st) {
+			order := make([]int, m)
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(st[a], st[b]) })
+			es, ss, ends := slices.Clone(lv.Entries), slices.Clone(st), slices.Clone(lv.MaxEnd)
+			for i, o := range order {
+				lv.Entries[i], st[i], lv.MaxEnd[i] = es[o], ss[o], ends[o]
+			}
 		}
 		runMax := math.Inf(-1)
-		for i, e := range lv.Entries {
-			if end := entryEnd(ct, e); end > runMax { // a NaN start is skipped, not spread
+		for i, end := range lv.MaxEnd {
+			if end > runMax { // a NaN start is skipped, not spread
 				runMax = end
 			}
 			lv.MaxEnd[i] = runMax
 		}
-	}
-	stands := make([]float32, n)
-	off = 0
-	for d := range levels {
-		lv := &levels[d]
-		lv.stand = stands[off : off+lv.Len()]
-		off += lv.Len()
-		lv.buildStand(ct)
+		lv.stand = stands[off : off+m]
+		lv.buildStand(st)
+		off += m
 	}
 	return levels
 }
@@ -355,14 +371,15 @@ const (
 	superShift = 12 // 4096 entries per super-block
 )
 
-func (lv *Level) buildStand(ct *core.Track) {
+// buildStand fills stand and its block maxima from the level's starts (in level order).
+func (lv *Level) buildStand(starts []float64) {
 	n := lv.Len()
-	for i, e := range lv.Entries {
+	for i := range lv.Entries {
 		if i == 0 {
 			lv.stand[0] = float32(math.Inf(1)) // nothing to merge with
 			continue
 		}
-		start, prevEnd := ct.Start[e], lv.MaxEnd[i-1]
+		start, prevEnd := starts[i], lv.MaxEnd[i-1]
 		gap := start - prevEnd
 		added := lv.MaxEnd[i] - max(start, prevEnd)
 		lv.stand[i] = roundUp32(max(gap, added))

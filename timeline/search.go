@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -47,12 +46,13 @@ func (m *Model) Search(query string) *SearchResult {
 		frameHit[i] = name || strHit[f.URL]
 	}
 
+	perTrack := make([][]EntryRef, len(m.Tracks))
 	for ti := range m.Tracks {
 		t := &m.Tracks[ti]
 		ct := t.Core
 		tm := &r.tracks[ti]
 		tm.bits = make([]uint64, (ct.Len()+63)/64)
-		any := false
+		count := 0
 		for e := 0; e < ct.Len(); e++ {
 			var hit bool
 			if ct.Kind[e] == core.EntryProfileCall && int(ct.Frame[e]) < len(frameHit) {
@@ -62,14 +62,21 @@ func (m *Model) Search(query string) *SearchResult {
 			}
 			if hit {
 				tm.bits[e>>6] |= 1 << (e & 63)
-				r.Matches = append(r.Matches, EntryRef{Track: TrackID(ti), Entry: int32(e)})
-				any = true
+				count++
 			}
 		}
-		if !any {
+		if count == 0 {
 			tm.bits = nil
 			continue
 		}
+		// Pre-order is start order, so each track's list comes out sorted.
+		list := make([]EntryRef, 0, count)
+		for e := 0; e < ct.Len(); e++ {
+			if tm.bits[e>>6]&(1<<(e&63)) != 0 {
+				list = append(list, EntryRef{Track: TrackID(ti), Entry: int32(e)})
+			}
+		}
+		perTrack[ti] = list
 		tm.pos = make([][]int32, len(t.Levels))
 		for li := range t.Levels {
 			for p, e := range t.Levels[li].Entries {
@@ -79,11 +86,37 @@ func (m *Model) Search(query string) *SearchResult {
 			}
 		}
 	}
-	// Each track's matches are in pre-order, which is start order; merge the tracks by start.
-	slices.SortStableFunc(r.Matches, func(a, b EntryRef) int {
-		return cmp.Compare(m.EntryStart(a), m.EntryStart(b))
-	})
+	r.Matches = m.mergeByStart(perTrack)
 	return r
+}
+
+// mergeByStart merges per-track lists sorted by start into one, ordered by start and then by
+// track. It always merges the two shortest lists, so the long list of a busy main thread is
+// copied once rather than once per level of a merge tree.
+func (m *Model) mergeByStart(lists [][]EntryRef) []EntryRef {
+	lists = slices.DeleteFunc(lists, func(l []EntryRef) bool { return len(l) == 0 })
+	before := func(a, b EntryRef) bool { // a strictly before b
+		sa, sb := m.EntryStart(a), m.EntryStart(b)
+		return sa < sb || (sa == sb && a.Track < b.Track)
+	}
+	for len(lists) > 1 {
+		slices.SortStableFunc(lists, func(a, b []EntryRef) int { return len(a) - len(b) })
+		x, y := lists[0], lists[1]
+		out := make([]EntryRef, 0, len(x)+len(y))
+		for len(x) > 0 && len(y) > 0 {
+			if before(y[0], x[0]) {
+				out, y = append(out, y[0]), y[1:]
+			} else {
+				out, x = append(out, x[0]), x[1:]
+			}
+		}
+		out = append(append(out, x...), y...)
+		lists = append(lists[2:], out)
+	}
+	if len(lists) == 0 {
+		return nil
+	}
+	return lists[0]
 }
 
 // Len is the number of matches.

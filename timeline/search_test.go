@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -113,5 +114,30 @@ func TestSearchNextPrevAndMergedHighlight(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestSearchTiesGoInTrackOrder(t *testing.T) {
+	// Three tracks with matches at the same instants, of different sizes, so that the merge
+	// meets them in an order other than the tracks'.
+	threads := []synthThread{{pid: 1, tid: 1, name: "A"}, {pid: 1, tid: 2, name: "B"}, {pid: 1, tid: 3, name: "C"}}
+	var entries [][]synthEntry
+	for ti, n := range []int{5, 1, 3} {
+		var es []synthEntry
+		for i := 0; i < n; i++ {
+			es = append(es, synthEntry{start: float64(100 * i), dur: 10, name: fmt.Sprintf("match%d", ti)})
+		}
+		entries = append(entries, es)
+	}
+	m := New(synthTrace(threads, entries))
+	r := m.Search("match")
+	for i := 1; i < r.Len(); i++ {
+		a, b := r.Matches[i-1], r.Matches[i]
+		if sa, sb := m.EntryStart(a), m.EntryStart(b); sa > sb || (sa == sb && a.Track > b.Track) {
+			t.Fatalf("matches %d and %d out of order: %v at %g, %v at %g", i-1, i, a, sa, b, sb)
+		}
+	}
+	if r.Len() != 9 {
+		t.Fatalf("%d matches, want 9", r.Len())
 	}
 }
