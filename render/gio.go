@@ -32,18 +32,18 @@ import (
 //     label looks the same in the window and in a PNG) and cached across frames.
 //
 // BenchmarkGioPainter (gio_test.go) measures the alternatives frame by frame on the same views.
-// On llvmpipe through EGL (Xvfb, 1600×1000, random views, each frame rendered and read back, on
-// a 2-core machine shared with other work) it gave, in ms per frame:
+// On llvmpipe through EGL (Xvfb, 1600×1000, 20 random views, each frame rendered and read back,
+// on a 2-core machine shared with other work) it gave, in ms per frame:
 //
-//	                   small trace (477 rects)   large trace (1,653 rects)
-//	GioRects                 41                        66
-//	GioRects+VectorText      47                        55
-//	GioImage                 78                        80
-//	GioPaths                 91                       197
+//	                   small trace (436 rects)   large trace (1,649 rects)
+//	GioRects                 27                        61
+//	GioRects+VectorText      25                        79
+//	GioImage                 52                       113
+//	GioPaths                 50                       205
 //
-// One path per colour batch is the slowest, and the more so the more bars there are; without
-// labels and hatching GioRects drew the large trace's views in about 30 ms. Bitmap and vector
-// labels cost about the same there; bitmap is the default because it matches the PNGs exactly.
+// One path per colour batch is the slowest, and the more so the more bars there are: it is what
+// software GL does worst. Bitmap labels are the default because they cost no more than glyph
+// outlines and match the PNGs pixel for pixel.
 
 // GioMode selects how the Gio painter draws rectangles.
 type GioMode uint8
