@@ -43,7 +43,8 @@ import (
 //
 // One path per colour batch is the slowest, and the more so the more bars there are: it is what
 // software GL does worst. Bitmap labels are the default because they cost no more than glyph
-// outlines and match the PNGs pixel for pixel.
+// outlines and are rasterised by the same code as the PNGs (Gio then blends them in linear
+// light, so they come out a shade lighter).
 
 // GioMode selects how the Gio painter draws rectangles.
 type GioMode uint8
