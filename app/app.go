@@ -76,8 +76,10 @@ type ui struct {
 	keyFilters []event.Filter
 	focusSet   bool
 
-	state     *stateWriter
-	title     string
+	state      *stateWriter
+	title      string
+	timingBusy bool // the refinement is being computed
+
 	stats     *frameStats
 	lastFrame time.Time
 	frameDt   time.Duration // since the previous frame, capped, for animations
@@ -162,6 +164,9 @@ func (u *ui) pollLoad() {
 		return
 	}
 	u.doc = newDocument(src.Name, src.Path, tr, elapsed)
+	if u.settings.Refined {
+		u.applyTiming(u.doc)
+	}
 	u.chart.reset()
 	u.overview.reset()
 	u.panel.reset(u)
@@ -187,6 +192,7 @@ func (u *ui) frame(gtx layout.Context) {
 	u.pollLoad()
 	u.dialog.poll(u)
 	u.search.poll(u)
+	u.pollTiming()
 	u.handleKeys(gtx)
 	if u.doc != nil && u.nav.step(u.doc, dt) {
 		gtx.Execute(op.InvalidateCmd{})

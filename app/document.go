@@ -33,6 +33,8 @@ type document struct {
 	// highlight marks the calls of the function selected in the call tree.
 	highlight   *timeline.SearchResult
 	searchIndex int // the current match, -1 before the first Enter
+
+	timing timing
 }
 
 func newDocument(name, path string, tr *core.Trace, elapsed time.Duration) *document {
@@ -42,6 +44,7 @@ func newDocument(name, path string, tr *core.Trace, elapsed time.Duration) *docu
 		name: name, path: path, trace: tr, model: m, view: timeline.NewViewport(lo, hi),
 		loadTime: elapsed, selected: timeline.NoEntry, searchIndex: -1,
 	}
+	d.timing.sampled = tr.Tracks
 	d.hover = timeline.Hit{Kind: timeline.HitNone, Group: -1, Track: -1, Entry: timeline.NoEntry}
 	d.hoverX = -1
 	return d
@@ -88,4 +91,28 @@ func (d *document) clearSelection() {
 // highlightCalls finds the ProfileCalls of one call-tree function.
 func highlightCalls(d *document, f *calltree.Functions, fn calltree.FuncID) *timeline.SearchResult {
 	return nil
+}
+
+// rebuildModel makes a new display model after the trace's tracks were swapped (the JS call
+// timing changed). The view stays; what indexes entries (selection, search) starts afresh.
+func (d *document) rebuildModel() {
+	old := d.model
+	d.model = timeline.New(d.trace)
+	// Collapsed and hidden tracks stay so, matched by thread.
+	for i := range old.Tracks {
+		ot := &old.Tracks[i]
+		for j := range d.model.Tracks {
+			if d.model.Tracks[j].Thread == ot.Thread {
+				d.model.Tracks[j].Collapsed, d.model.Tracks[j].Hidden = ot.Collapsed, ot.Hidden
+			}
+		}
+	}
+	for g := range old.Groups {
+		if g < len(d.model.Groups) {
+			d.model.Groups[g].Collapsed, d.model.Groups[g].Hidden = old.Groups[g].Collapsed, old.Groups[g].Hidden
+		}
+	}
+	d.model.Relayout()
+	d.clearSelection()
+	d.search, d.searchIndex, d.highlight = nil, -1, nil
 }

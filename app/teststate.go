@@ -34,6 +34,7 @@ type shownState struct {
 	TreeRows   []string   `json:"treeRows"`
 	Crumbs     []string   `json:"crumbs"`
 	Tracks     []trackPos `json:"tracks"`
+	Timing     string     `json:"timing"` // "sampled", "refining" or "refined"
 }
 
 type trackPos struct {
@@ -58,7 +59,13 @@ func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
 	if w == nil {
 		return
 	}
-	s := shownState{Title: title, Loading: u.job != nil, Error: u.loadErr, MatchIndex: -1}
+	s := shownState{Title: title, Loading: u.job != nil, Error: u.loadErr, MatchIndex: -1, Timing: "sampled"}
+	if u.settings.Refined {
+		s.Timing = "refined"
+		if u.timingBusy {
+			s.Timing = "refining"
+		}
+	}
 	if d := u.doc; d != nil {
 		s.ViewStart, s.ViewEnd, s.ScrollY = d.view.Start(), d.view.End(), d.view.ScrollY()
 		s.ChartX, s.ChartY = 0, gtx.Dp(toolbarHeight)+gtx.Dp(overviewHeight)

@@ -56,6 +56,9 @@ func (t *toolbar) layout(u *ui) layout.Widget {
 		timing := "JS timing: sampled"
 		if u.settings.Refined {
 			timing = "JS timing: refined (Lighthouse)"
+			if u.timingBusy {
+				timing = "JS timing: refining…"
+			}
 		}
 		theme := "Dark"
 		if u.settings.Dark {

@@ -41,12 +41,17 @@ func startXvfb(t *testing.T) *display {
 		if err := cmd.Start(); err != nil {
 			t.Fatalf("start Xvfb: %v", err)
 		}
-		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+		// The server is ready when a client can talk to it, not when its socket appears.
 		for i := 0; i < 100; i++ {
-			if _, err := os.Stat(sock); err == nil {
+			probe := exec.Command("xdpyinfo")
+			probe.Env = append(os.Environ(), "DISPLAY="+name)
+			if probe.Run() == nil {
 				d := &display{name: name, cmd: cmd}
 				t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 				return d
+			}
+			if cmd.ProcessState != nil {
+				break
 			}
 			time.Sleep(50 * time.Millisecond)
 		}

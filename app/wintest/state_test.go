@@ -35,6 +35,7 @@ type shownState struct {
 	Warnings   []string `json:"warnings"`
 	TreeRows   []string `json:"treeRows"`
 	Crumbs     []string `json:"crumbs"`
+	Timing     string   `json:"timing"`
 	Tracks     []struct {
 		Pid   int64   `json:"pid"`
 		Tid   int64   `json:"tid"`

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"flamedesk/core/lighthouse"
 	"flamedesk/render"
 	"flamedesk/timeline"
 )
@@ -338,3 +339,59 @@ func TestBrokenFile(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestRefinedTiming starts with the remembered "refined to task edges" setting: the calls are
+// rebuilt from Lighthouse's refined boundaries and a selected call tells where it could have begun.
+func TestRefinedTiming(t *testing.T) {
+	d := startXvfb(t)
+	fixture := fixturePath(t, "fixtures", "generated", smallTrace)
+	cfg := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cfg, "flamedesk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "flamedesk", "settings.json"), []byte(`{"refinedTiming": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := stateFile(t)
+	t.Setenv("FLAMEDESK_STATE_FILE", state)
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	d.startApp(t, "flamedesk — "+smallTrace, fixture)
+	s := waitState(t, state, "refined timing", func(s shownState) bool { return s.Timing == "refined" && s.ChartW > 0 })
+	d.xdo(t, "mousemove", "5", "5")
+	d.waitDrawn(t)
+	s = readState(t, state)
+
+	// Click the middle of the widest ProfileCall of the refined tracks, computed here as the window
+	// computes them.
+	m := loadModel(t, fixture)
+	refined := lighthouse.RefinedTiming(m.Trace)
+	m.Trace.Tracks = refined.Tracks
+	m = timeline.New(m.Trace)
+	tr, pid, tid := firstTrack(t, s, m)
+	level, pick := -1, int32(-1)
+	for l := 3; l < len(tr.Levels) && l < 12; l++ {
+		for _, e := range tr.Levels[l].Entries {
+			if tr.Core.Kind[e] == 1 && (pick < 0 || tr.Core.Dur[e] > tr.Core.Dur[pick]) {
+				level, pick = l, e
+			}
+		}
+	}
+	if pick < 0 {
+		t.Fatal("no refined ProfileCall on the first track")
+	}
+	span := s.ViewEnd - s.ViewStart
+	bestX := int((tr.Core.Start[pick] + tr.Core.Dur[pick]/2 - s.ViewStart) / span * float64(s.ChartW))
+	y := rowY(t, s, m, pid, tid, level)
+	d.xdo(t, "mousemove", itoa(s.ChartX+bestX), itoa(y), "click", "1")
+	sel := waitState(t, state, "details of a refined call", func(s shownState) bool {
+		for _, l := range s.Details {
+			if strings.HasPrefix(l, "Began\tstarted between") || strings.HasPrefix(l, "Began\tstarted at") {
+				return true
+			}
+		}
+		return false
+	})
+	if sel.Selected == "" {
+		t.Fatal("nothing selected")
+	}
+}
