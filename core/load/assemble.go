@@ -220,29 +220,31 @@ func wholeProfile(c *core.RawChunks, i int, p *preProfile) {
 func appendChunk(tr *core.Trace, c *core.RawChunks, i int, p *preProfile) {
 	a := &p.Assembled
 	from, to := c.NodeRange(i)
+	a.Nodes = grow(a.Nodes, to-from)
 	for n := from; n < to; n++ {
 		a.Nodes = append(a.Nodes, int32(n))
 	}
 	samples := c.SamplesOf(i)
 	if a.HasSamples {
-		a.Samples = append(a.Samples, samples...)
+		a.Samples = append(grow(a.Samples, len(samples)), samples...)
 	}
 	if a.HasTimeDeltas {
-		a.TimeDeltas = append(a.TimeDeltas, c.TimeDeltasOf(i)...)
+		deltas := c.TimeDeltasOf(i)
+		a.TimeDeltas = append(grow(a.TimeDeltas, len(deltas)), deltas...)
 	}
 	// Chunks without lines or columns count as zeros, one per sample.
 	if a.Lines != nil {
 		if c.HasLines[i] {
-			a.Lines = append(a.Lines, spanInt32s(c, c.Lines[i])...)
+			a.Lines = append(grow(a.Lines, int(c.Lines[i].Len)), spanInt32s(c, c.Lines[i])...)
 		} else {
-			a.Lines = append(a.Lines, make([]int32, len(samples))...)
+			a.Lines = append(grow(a.Lines, len(samples)), make([]int32, len(samples))...)
 		}
 	}
 	if a.Columns != nil {
 		if c.HasColumns[i] {
-			a.Columns = append(a.Columns, spanInt32s(c, c.Columns[i])...)
+			a.Columns = append(grow(a.Columns, int(c.Columns[i].Len)), spanInt32s(c, c.Columns[i])...)
 		} else {
-			a.Columns = append(a.Columns, make([]int32, len(samples))...)
+			a.Columns = append(grow(a.Columns, len(samples)), make([]int32, len(samples))...)
 		}
 	}
 	mergeTraceIDs(c, i, a)

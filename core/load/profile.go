@@ -52,38 +52,38 @@ func (l *loader) rollback() {
 // commitChunk appends a record for the pending profile data.
 func (l *loader) commitChunk(kind core.ChunkKind, ph byte, pid, tid int64, id core.StrID, idIsString bool, ts float64) {
 	c, p := l.ch, &l.pend
-	c.Kind = append(c.Kind, kind)
-	c.Event = append(c.Event, int32(min(l.nEvents-1, math.MaxInt32)))
-	c.Ph = append(c.Ph, ph)
-	c.Pid = append(c.Pid, pid)
-	c.Tid = append(c.Tid, tid)
-	c.ID = append(c.ID, id)
-	c.IDIsString = append(c.IDIsString, idIsString)
-	c.Ts = append(c.Ts, ts)
-	c.DataStartTime = append(c.DataStartTime, p.dataStart)
-	c.DataEndTime = append(c.DataEndTime, p.dataEnd)
-	c.ProfileStartTime = append(c.ProfileStartTime, p.profStart)
-	c.ProfileEndTime = append(c.ProfileEndTime, p.profEnd)
+	c.Kind = push(c.Kind, kind)
+	c.Event = push(c.Event, int32(min(l.nEvents-1, math.MaxInt32)))
+	c.Ph = push(c.Ph, ph)
+	c.Pid = push(c.Pid, pid)
+	c.Tid = push(c.Tid, tid)
+	c.ID = push(c.ID, id)
+	c.IDIsString = push(c.IDIsString, idIsString)
+	c.Ts = push(c.Ts, ts)
+	c.DataStartTime = push(c.DataStartTime, p.dataStart)
+	c.DataEndTime = push(c.DataEndTime, p.dataEnd)
+	c.ProfileStartTime = push(c.ProfileStartTime, p.profStart)
+	c.ProfileEndTime = push(c.ProfileEndTime, p.profEnd)
 	var src core.StrID
 	if len(p.source) > 0 {
 		src = l.strs.InternBytes(p.source)
 	}
-	c.Source = append(c.Source, src)
+	c.Source = push(c.Source, src)
 	p.nodes = core.Span{Off: uint32(p.mark.nodes), Len: uint32(len(c.NodeID) - p.mark.nodes)}
-	c.Nodes = append(c.Nodes, p.nodes)
-	c.Samples = append(c.Samples, p.samples)
-	c.HasSamples = append(c.HasSamples, p.hasSamples)
-	c.TimeDeltas = append(c.TimeDeltas, p.td)
-	c.HasTimeDeltas = append(c.HasTimeDeltas, p.hasTD)
-	c.ProfileTimeDeltas = append(c.ProfileTimeDeltas, p.ptd)
-	c.HasProfileTimeDeltas = append(c.HasProfileTimeDeltas, p.hasPTD)
-	c.Timestamps = append(c.Timestamps, p.ts)
-	c.HasTimestamps = append(c.HasTimestamps, p.hasTS)
-	c.Lines = append(c.Lines, p.lines)
-	c.HasLines = append(c.HasLines, p.hasLines)
-	c.Columns = append(c.Columns, p.cols)
-	c.HasColumns = append(c.HasColumns, p.hasCols)
-	c.TraceIDs = append(c.TraceIDs, p.traceIDs)
+	c.Nodes = push(c.Nodes, p.nodes)
+	c.Samples = push(c.Samples, p.samples)
+	c.HasSamples = push(c.HasSamples, p.hasSamples)
+	c.TimeDeltas = push(c.TimeDeltas, p.td)
+	c.HasTimeDeltas = push(c.HasTimeDeltas, p.hasTD)
+	c.ProfileTimeDeltas = push(c.ProfileTimeDeltas, p.ptd)
+	c.HasProfileTimeDeltas = push(c.HasProfileTimeDeltas, p.hasPTD)
+	c.Timestamps = push(c.Timestamps, p.ts)
+	c.HasTimestamps = push(c.HasTimestamps, p.hasTS)
+	c.Lines = push(c.Lines, p.lines)
+	c.HasLines = push(c.HasLines, p.hasLines)
+	c.Columns = push(c.Columns, p.cols)
+	c.HasColumns = push(c.HasColumns, p.hasCols)
+	c.TraceIDs = push(c.TraceIDs, p.traceIDs)
 	l.beginPending()
 }
 
@@ -225,11 +225,11 @@ func (l *loader) node(depth int) (int, error) {
 		return 0, s.errorf("profile head nested deeper than %d levels", maxDepth)
 	}
 	n := len(c.NodeID)
-	c.NodeID = append(c.NodeID, core.NoNode)
-	c.NodeParent = append(c.NodeParent, core.NoNode)
-	c.NodeFrame = append(c.NodeFrame, 0)
-	c.NodeFlags = append(c.NodeFlags, 0)
-	c.NodeChildren = append(c.NodeChildren, core.Span{})
+	c.NodeID = push(c.NodeID, core.NoNode)
+	c.NodeParent = push(c.NodeParent, core.NoNode)
+	c.NodeFrame = push(c.NodeFrame, 0)
+	c.NodeFlags = push(c.NodeFlags, 0)
+	c.NodeChildren = push(c.NodeChildren, core.Span{})
 	var (
 		flags    uint8
 		cf, flat frameFields
@@ -364,7 +364,7 @@ func (l *loader) headChildren(depth int, span *core.Span) (bool, error) {
 	}
 	*span = core.Span{Off: uint32(len(c.Children)), Len: uint32(len(kids))}
 	for _, k := range kids {
-		c.Children = append(c.Children, c.NodeID[k])
+		c.Children = push(c.Children, c.NodeID[k])
 	}
 	return true, nil
 }
@@ -436,7 +436,13 @@ func (l *loader) frameField(f *frameFields, k []byte) error {
 			if ok {
 				// DevTools turns the id into a string: String(5) is "5".
 				var b [32]byte
-				f.script, f.hasScript = l.strs.InternBytes(strconv.AppendFloat(b[:0], v, 'f', -1, 64)), true
+				var txt []byte
+				if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+					txt = strconv.AppendInt(b[:0], int64(v), 10)
+				} else {
+					txt = strconv.AppendFloat(b[:0], v, 'f', -1, 64)
+				}
+				f.script, f.hasScript = l.intern(txt), true
 			}
 		default:
 			return s.skip()
@@ -524,8 +530,8 @@ func (l *loader) traceIDs() error {
 		if kerr != nil || !ok || key != math.Trunc(key) || math.Abs(key) > 1<<63 {
 			l.w.badTraceIDs++
 		} else {
-			c.TraceIDKey = append(c.TraceIDKey, int64(key))
-			c.TraceIDNode = append(c.TraceIDNode, v)
+			c.TraceIDKey = push(c.TraceIDKey, int64(key))
+			c.TraceIDNode = push(c.TraceIDNode, v)
 		}
 		more, err = s.objectNext()
 		if err != nil {
@@ -554,7 +560,7 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 	}
 	for more := !empty; more; {
 		if x, d, ok := s.fastInt(); ok {
-			c.Deltas = append(c.Deltas, float64(x))
+			c.Deltas = push(c.Deltas, float64(x))
 			more = d == ','
 			continue
 		}
@@ -566,7 +572,7 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 			v = 0
 			l.w.badDeltas++
 		}
-		c.Deltas = append(c.Deltas, v)
+		c.Deltas = push(c.Deltas, v)
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err
@@ -596,7 +602,7 @@ func (l *loader) int64Array(dst *[]int64, span *core.Span, bad *int) (present bo
 	}
 	for more := !empty; more; {
 		if x, d, ok := s.fastInt(); ok {
-			a = append(a, x)
+			a = push(a, x)
 			more = d == ','
 			continue
 		}
@@ -608,7 +614,7 @@ func (l *loader) int64Array(dst *[]int64, span *core.Span, bad *int) (present bo
 			v = core.NoNode
 			*bad++
 		}
-		a = append(a, v)
+		a = push(a, v)
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err
@@ -635,7 +641,7 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 	}
 	for more := !empty; more; {
 		if x, d, ok := s.fastInt(); ok {
-			c.Positions = append(c.Positions, clampInt32(float64(x)))
+			c.Positions = push(c.Positions, clampInt32(float64(x)))
 			more = d == ','
 			continue
 		}
@@ -646,7 +652,7 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 		if !ok {
 			v = 0
 		}
-		c.Positions = append(c.Positions, clampInt32(v))
+		c.Positions = push(c.Positions, clampInt32(v))
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err

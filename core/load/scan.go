@@ -850,3 +850,22 @@ func (s *scanner) atEnd() bool {
 	_, ok := s.peek()
 	return !ok
 }
+
+// push appends v, doubling the capacity when full. append grows large slices by only 1.25×, which
+// for columns of millions of entries means copying them over and over.
+func push[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		s = grow(s, 1)
+	}
+	return append(s, v)
+}
+
+// grow makes room for n more elements, at least doubling the capacity when it must move.
+func grow[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	ns := make([]T, len(s), max(2*cap(s), len(s)+n, 256))
+	copy(ns, s)
+	return ns
+}

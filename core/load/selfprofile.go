@@ -238,15 +238,15 @@ func (sp *selfProfile) finish(l *loader) error {
 	l.beginPending()
 	zero := l.strs.Intern("0")
 	addNode := func(id, parent int64, cf core.CallFrame) {
-		c.NodeID = append(c.NodeID, id)
-		c.NodeParent = append(c.NodeParent, parent)
+		c.NodeID = push(c.NodeID, id)
+		c.NodeParent = push(c.NodeParent, parent)
 		flags := uint8(core.NodeHasCallFrame)
 		if parent != core.NoNode {
 			flags |= core.NodeHasParent
 		}
-		c.NodeFlags = append(c.NodeFlags, flags)
-		c.NodeChildren = append(c.NodeChildren, core.Span{})
-		c.NodeFrame = append(c.NodeFrame, l.internFrame(cf))
+		c.NodeFlags = push(c.NodeFlags, flags)
+		c.NodeChildren = push(c.NodeChildren, core.Span{})
+		c.NodeFrame = push(c.NodeFrame, l.internFrame(cf))
 	}
 	addNode(selfRootID, core.NoNode, core.CallFrame{FunctionName: l.strs.Intern("(root)"), ScriptID: zero, Line: -1, Column: -1})
 
@@ -297,8 +297,8 @@ func (sp *selfProfile) finish(l *loader) error {
 			id = core.NoNode
 			badSamples++
 		}
-		c.SampleIDs = append(c.SampleIDs, id)
-		c.Deltas = append(c.Deltas, smp.ts*1000)
+		c.SampleIDs = push(c.SampleIDs, id)
+		c.Deltas = push(c.Deltas, smp.ts*1000)
 	}
 	if hasIdle {
 		addNode(idleID, selfRootID, core.CallFrame{FunctionName: l.strs.Intern("(idle)"), ScriptID: zero, Line: -1, Column: -1})

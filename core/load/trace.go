@@ -890,12 +890,12 @@ func (l *loader) commitEvent() {
 	th := l.thread(f.pid, f.tid)
 
 	e := &l.tr.Events
-	e.Ph = append(e.Ph, f.ph)
-	e.Name = append(e.Name, f.name)
-	e.Cat = append(e.Cat, f.cat)
-	e.Ts = append(e.Ts, ts)
-	e.Dur = append(e.Dur, dur)
-	e.Thread = append(e.Thread, th)
+	e.Ph = push(e.Ph, f.ph)
+	e.Name = push(e.Name, f.name)
+	e.Cat = push(e.Cat, f.cat)
+	e.Ts = push(e.Ts, ts)
+	e.Dur = push(e.Dur, dur)
+	e.Thread = push(e.Thread, th)
 
 	var span core.Span
 	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M') {
@@ -903,10 +903,10 @@ func (l *loader) commitEvent() {
 			l.w.argsTooBig++
 		} else if len(f.args) > 0 && len(e.ArgsArena)+len(f.args) <= math.MaxUint32 {
 			span = core.Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(f.args))}
-			e.ArgsArena = append(e.ArgsArena, f.args...)
+			e.ArgsArena = append(grow(e.ArgsArena, len(f.args)), f.args...)
 		}
 	}
-	e.Args = append(e.Args, span)
+	e.Args = push(e.Args, span)
 
 	// DevTools' extractSampleTraceId: beginData wins when present, even without an id.
 	var sti int64
@@ -920,7 +920,7 @@ func (l *loader) commitEvent() {
 	case f.hasStiData:
 		sti = f.stiData
 	}
-	e.SampleTraceID = append(e.SampleTraceID, sti)
+	e.SampleTraceID = push(e.SampleTraceID, sti)
 
 	if f.ph == 'M' {
 		l.metadata(f, th, fl)
