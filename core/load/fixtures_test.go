@@ -70,9 +70,9 @@ func TestEveryFixtureLoads(t *testing.T) {
 }
 
 type profileShape struct {
-	pid, tid        int64
-	nodes, samples  int // 0: not checked
-	idle, gc, progr bool
+	pid, tid       int64
+	nodes, samples int // 0: not checked
+	idle           bool
 }
 
 // The expectations below come from the fixtures' MANIFEST.md and from reading the files with an

@@ -71,11 +71,6 @@ func newScanner(ctx context.Context, src io.Reader, initial []byte) *scanner {
 	return s
 }
 
-// newBytesScanner scans b in place; b must not change while the scanner is in use.
-func newBytesScanner(b []byte) *scanner {
-	return &scanner{buf: b, end: len(b), eof: true, ctx: context.Background()}
-}
-
 // offset is the stream offset of the next unread byte.
 func (s *scanner) offset() int64 { return s.base + int64(s.pos) }
 
@@ -843,12 +838,6 @@ func (s *scanner) skipBOM() {
 	if s.end-s.pos >= 3 && s.buf[s.pos] == 0xef && s.buf[s.pos+1] == 0xbb && s.buf[s.pos+2] == 0xbf {
 		s.pos += 3
 	}
-}
-
-// atEnd reports whether only whitespace remains.
-func (s *scanner) atEnd() bool {
-	_, ok := s.peek()
-	return !ok
 }
 
 // push appends v, doubling the capacity when full. append grows large slices by only 1.25×, which

@@ -21,13 +21,12 @@ type selfProfile struct {
 }
 
 type selfFrame struct {
-	name       core.StrID
-	resource   int64 // -1 when absent
-	line, col  float64
-	hasLine    bool
-	hasCol     bool
-	hasName    bool
-	isResource bool
+	name      core.StrID
+	resource  int64 // -1 when absent
+	line, col float64
+	hasLine   bool
+	hasCol    bool
+	hasName   bool
 }
 
 type selfStack struct {
