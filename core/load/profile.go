@@ -225,6 +225,9 @@ func (l *loader) node(depth int) (int, error) {
 		return 0, s.errorf("profile head nested deeper than %d levels", maxDepth)
 	}
 	n := len(c.NodeID)
+	if n >= maxArena {
+		return n, l.arenaFull()
+	}
 	c.NodeID = push(c.NodeID, core.NoNode)
 	c.NodeParent = push(c.NodeParent, core.NoNode)
 	c.NodeFrame = push(c.NodeFrame, 0)
@@ -518,6 +521,9 @@ func (l *loader) traceIDs() error {
 		return err
 	}
 	for more := !empty; more; {
+		if len(c.TraceIDKey) >= maxArena {
+			return l.arenaFull()
+		}
 		k, err := s.key()
 		if err != nil {
 			return err
@@ -542,6 +548,14 @@ func (l *loader) traceIDs() error {
 	return nil
 }
 
+// maxArena caps every RawChunks column, which keeps the uint32 spans exact and a gzip bomb of
+// numbers from taking all memory (a legitimate 1 GB trace has a few million samples).
+const maxArena = 1 << 28
+
+func (l *loader) arenaFull() error {
+	return l.s.errorf("more than %d profile entries of one kind", maxArena)
+}
+
 // floatArray reads an array of numbers into the Deltas arena; elements that are not numbers
 // become 0 and are counted. present is false (the value skipped) when it is not an array.
 func (l *loader) floatArray(span *core.Span) (present bool, err error) {
@@ -559,6 +573,9 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 		return false, err
 	}
 	for more := !empty; more; {
+		if len(c.Deltas) >= maxArena {
+			return false, l.arenaFull()
+		}
 		if x, d, ok := s.fastInt(); ok {
 			c.Deltas = push(c.Deltas, float64(x))
 			more = d == ','
@@ -601,6 +618,9 @@ func (l *loader) int64Array(dst *[]int64, span *core.Span, bad *int) (present bo
 		return false, err
 	}
 	for more := !empty; more; {
+		if len(a) >= maxArena {
+			return false, l.arenaFull()
+		}
 		if x, d, ok := s.fastInt(); ok {
 			a = push(a, x)
 			more = d == ','
@@ -640,6 +660,9 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 		return false, err
 	}
 	for more := !empty; more; {
+		if len(c.Positions) >= maxArena {
+			return false, l.arenaFull()
+		}
 		if x, d, ok := s.fastInt(); ok {
 			c.Positions = push(c.Positions, clampInt32(float64(x)))
 			more = d == ','
