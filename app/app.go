@@ -151,7 +151,7 @@ func (u *ui) pollLoad() {
 	if u.job == nil {
 		return
 	}
-	tr, elapsed, ok, err := u.job.result()
+	tr, model, elapsed, ok, err := u.job.result()
 	if !ok {
 		return
 	}
@@ -163,7 +163,7 @@ func (u *ui) pollLoad() {
 		}
 		return
 	}
-	u.doc = newDocument(src.Name, src.Path, tr, elapsed)
+	u.doc = newDocument(src.Name, src.Path, tr, model, elapsed)
 	if u.settings.Refined {
 		u.applyTiming(u.doc)
 	}

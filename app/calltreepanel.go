@@ -45,10 +45,14 @@ type treePanel struct {
 	message  string
 }
 
-// treeRow is one visible row of the table.
+// treeRow is one visible row of the table, with its text formatted once when the rows are made
+// rather than in every frame.
 type treeRow struct {
-	node  calltree.NodeID
-	depth int
+	node               calltree.NodeID
+	depth              int
+	running, self, pct string
+	name               string
+	expandable, opened bool
 }
 
 // treeBuild is a tree being made on another goroutine.
@@ -224,10 +228,30 @@ func (p *treePanel) refreshRows() {
 		}
 	}
 	var walk func(nodes []calltree.NodeID, depth int)
+	total := t.Total()
 	walk = func(nodes []calltree.NodeID, depth int) {
 		for _, n := range nodes {
-			p.rows = append(p.rows, treeRow{node: n, depth: depth})
-			if p.expanded[f.PathString(t.Path(n))] {
+			open := p.expanded[f.PathString(t.Path(n))]
+			running, self := t.Running(n), t.Self(n)
+			pct := 0.0
+			if total > 0 {
+				pct = 100 * float64(running) / float64(total)
+			}
+			fn := t.Func(n)
+			name := f.Name(fn)
+			if name == "" {
+				name = "(anonymous)"
+			}
+			if url := f.URL(fn); url != "" {
+				name += "  " + shortURL(url)
+			}
+			p.rows = append(p.rows, treeRow{
+				node: n, depth: depth, name: name, expandable: t.HasChildren(n), opened: open,
+				running: fmt.Sprintf("%.1f ms", float64(running.Microseconds())/1000),
+				self:    fmt.Sprintf("%.1f ms", float64(self.Microseconds())/1000),
+				pct:     fmt.Sprintf("%.1f%%", pct),
+			})
+			if open {
 				walk(t.Children(n), depth+1)
 			}
 		}
@@ -458,7 +482,6 @@ func (p *treePanel) layoutTable(gtx layout.Context, u *ui) layout.Dimensions {
 		})
 	}
 	f := t.Functions()
-	total := t.Total()
 	sel := p.selectedRow()
 	for i := range p.rows {
 		if i >= len(p.rowClick) {
@@ -502,11 +525,6 @@ func (p *treePanel) layoutTable(gtx layout.Context, u *ui) layout.Dimensions {
 			area := clip.Rect{Max: size}.Push(gtx.Ops)
 			event.Op(gtx.Ops, &p.rowClick[i])
 			area.Pop()
-			running, self := t.Running(n), t.Self(n)
-			pct := 0.0
-			if total > 0 {
-				pct = 100 * float64(running) / float64(total)
-			}
 			cell := func(x int, s string) {
 				stack := op.Offset(image.Pt(x, 0)).Push(gtx.Ops)
 				g := gtx
@@ -514,25 +532,18 @@ func (p *treePanel) layoutTable(gtx layout.Context, u *ui) layout.Dimensions {
 				layout.E.Layout(g, func(gtx layout.Context) layout.Dimensions { return u.label(gtx, s) })
 				stack.Pop()
 			}
-			cell(0, fmt.Sprintf("%.1f ms", float64(running.Microseconds())/1000))
-			cell(colW, fmt.Sprintf("%.1f ms", float64(self.Microseconds())/1000))
-			cell(2*colW, fmt.Sprintf("%.1f%%", pct))
+			cell(0, r.running)
+			cell(colW, r.self)
+			cell(2*colW, r.pct)
 			indent := 3*colW + gtx.Dp(8) + r.depth*gtx.Dp(12)
 			arrow := "  "
-			if t.HasChildren(n) {
+			if r.expandable {
 				arrow = "► "
-				if p.expanded[f.PathString(t.Path(n))] {
+				if r.opened {
 					arrow = "▼ "
 				}
 			}
-			fn := t.Func(n)
-			name := f.Name(fn)
-			if name == "" {
-				name = "(anonymous)"
-			}
-			if url := f.URL(fn); url != "" {
-				name += "  " + shortURL(url)
-			}
+			name := r.name
 			stack := op.Offset(image.Pt(indent, 0)).Push(gtx.Ops)
 			g := gtx
 			g.Constraints = layout.Exact(image.Pt(max(0, gtx.Constraints.Max.X-indent), rowH))

@@ -115,13 +115,13 @@ func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
 	key := chartKey{
 		view: d.view.View(), scrollY: d.view.ScrollY(), size: size, selected: d.selected,
 		hoverKind: d.hover.Kind, hoverSpan: d.hover.Span, hoverTrack: d.hover.Track, hoverGroup: d.hover.Group,
-		search: d.search, rangeStart: d.rangeStart, rangeEnd: d.rangeEnd, theme: u.colors.chart,
+		search: d.marked(), rangeStart: d.rangeStart, rangeEnd: d.rangeEnd, theme: u.colors.chart,
 		layoutH: d.model.ContentHeight(), doc: d,
 	}
 	if c.dirty || key != c.cacheKey {
 		c.builder.Build(&c.list, d.view, &render.Frame{
 			Width: size.X, Height: size.Y, Theme: u.colors.chart, Selection: d.selected, Hover: d.hover,
-			Search: d.search, RangeStart: d.rangeStart, RangeEnd: d.rangeEnd,
+			Search: d.marked(), RangeStart: d.rangeStart, RangeEnd: d.rangeEnd,
 		})
 		c.cacheOps.Reset()
 		m := op.Record(&c.cacheOps)
@@ -387,5 +387,5 @@ func paintMode() render.GioMode {
 	case "image":
 		return render.GioImage
 	}
-	return render.GioImage
+	return render.GioRects // the fastest on software GL (render/gio.go has the measurements)
 }

@@ -37,14 +37,13 @@ type document struct {
 	timing timing
 }
 
-func newDocument(name, path string, tr *core.Trace, elapsed time.Duration) *document {
-	m := timeline.New(tr)
+func newDocument(name, path string, tr *core.Trace, m *timeline.Model, elapsed time.Duration) *document {
 	lo, hi := m.Bounds()
 	d := &document{
 		name: name, path: path, trace: tr, model: m, view: timeline.NewViewport(lo, hi),
 		loadTime: elapsed, selected: timeline.NoEntry, searchIndex: -1,
 	}
-	d.timing.sampled = tr.Tracks
+	d.timing.sampled = m
 	d.hover = timeline.Hit{Kind: timeline.HitNone, Group: -1, Track: -1, Entry: timeline.NoEntry}
 	d.hoverX = -1
 	return d
@@ -88,31 +87,46 @@ func (d *document) clearSelection() {
 	d.rangeStart, d.rangeEnd = 0, 0
 }
 
-// highlightCalls finds the ProfileCalls of one call-tree function.
+// highlightCalls finds the ProfileCalls of one call-tree function, to mark them in the chart.
 func highlightCalls(d *document, f *calltree.Functions, fn calltree.FuncID) *timeline.SearchResult {
-	return nil
+	if fn == calltree.NoFunc {
+		return nil
+	}
+	hit := make([]bool, len(d.trace.Frames))
+	for i := range hit {
+		hit[i] = f.FrameIs(core.FrameID(i), fn)
+	}
+	return d.model.MatchFrames(f.Name(fn), hit)
 }
 
-// rebuildModel makes a new display model after the trace's tracks were swapped (the JS call
-// timing changed). The view stays; what indexes entries (selection, search) starts afresh.
-func (d *document) rebuildModel() {
+// marked is what the chart highlights: the search while there is one, else the calls of the
+// function selected in the call tree.
+func (d *document) marked() *timeline.SearchResult {
+	if d.search != nil {
+		return d.search
+	}
+	return d.highlight
+}
+
+// setModel shows another display model of the same trace (the JS call timing changed). The view
+// stays, and so do collapsed and hidden tracks; what indexes entries (selection, search) starts
+// afresh.
+func (d *document) setModel(m *timeline.Model) {
 	old := d.model
-	d.model = timeline.New(d.trace)
-	// Collapsed and hidden tracks stay so, matched by thread.
-	for i := range old.Tracks {
-		ot := &old.Tracks[i]
-		for j := range d.model.Tracks {
-			if d.model.Tracks[j].Thread == ot.Thread {
-				d.model.Tracks[j].Collapsed, d.model.Tracks[j].Hidden = ot.Collapsed, ot.Hidden
+	d.model = m
+	for i := range m.Tracks {
+		for j := range old.Tracks {
+			if old.Tracks[j].Thread == m.Tracks[i].Thread {
+				m.Tracks[i].Collapsed, m.Tracks[i].Hidden = old.Tracks[j].Collapsed, old.Tracks[j].Hidden
 			}
 		}
 	}
-	for g := range old.Groups {
-		if g < len(d.model.Groups) {
-			d.model.Groups[g].Collapsed, d.model.Groups[g].Hidden = old.Groups[g].Collapsed, old.Groups[g].Hidden
+	for g := range m.Groups {
+		if g < len(old.Groups) {
+			m.Groups[g].Collapsed, m.Groups[g].Hidden = old.Groups[g].Collapsed, old.Groups[g].Hidden
 		}
 	}
-	d.model.Relayout()
+	m.Relayout()
 	d.clearSelection()
 	d.search, d.searchIndex, d.highlight = nil, -1, nil
 }

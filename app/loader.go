@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"flamedesk/core"
+	"flamedesk/timeline"
 )
 
 // Source is what to open: a file on disk, or bytes already in memory (the bundled sample).
@@ -35,6 +36,7 @@ type loadJob struct {
 	mu      sync.Mutex
 	done    bool
 	trace   *core.Trace
+	model   *timeline.Model
 	err     error
 	elapsed time.Duration
 }
@@ -47,11 +49,18 @@ func startLoad(src Source, load LoadFunc, invalidate func()) *loadJob {
 	j := &loadJob{src: src, cancel: cancel, started: time.Now()}
 	go func() {
 		tr, err := load(ctx, src, &j.progress)
+		var m *timeline.Model
+		if err == nil && ctx.Err() == nil {
+			// The display model takes a noticeable time on large traces: it is built here too,
+			// so the window never waits for it.
+			j.progress.SetStage("laying out tracks")
+			m = timeline.New(tr)
+		}
 		if ctx.Err() != nil {
-			tr, err = nil, errLoadCancelled
+			tr, m, err = nil, nil, errLoadCancelled
 		}
 		j.mu.Lock()
-		j.done, j.trace, j.err, j.elapsed = true, tr, err, time.Since(j.started)
+		j.done, j.trace, j.model, j.err, j.elapsed = true, tr, m, err, time.Since(j.started)
 		j.mu.Unlock()
 		invalidate()
 	}()
@@ -76,10 +85,10 @@ func (j *loadJob) finished() bool {
 }
 
 // result returns the outcome once the job is done.
-func (j *loadJob) result() (tr *core.Trace, elapsed time.Duration, ok bool, err error) {
+func (j *loadJob) result() (tr *core.Trace, m *timeline.Model, elapsed time.Duration, ok bool, err error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.trace, j.elapsed, j.done, j.err
+	return j.trace, j.model, j.elapsed, j.done, j.err
 }
 
 func dirOf(path string) string { return filepath.Dir(path) }

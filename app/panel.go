@@ -118,3 +118,5 @@ func (p *bottomPanel) layout(gtx layout.Context, u *ui) layout.Dimensions {
 		)
 	})
 }
+
+func unitDp(v float32) unit.Dp { return unit.Dp(v) }

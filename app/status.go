@@ -20,6 +20,8 @@ func layoutList(gtx layout.Context, u *ui, l *widget.List, n int, row layout.Lis
 	return material.List(u.th, l).Layout(gtx, n, row)
 }
 
+const statusHeight = 24 // dp
+
 // statusBar is the bottom row: load time, counts and warnings. Clicking it lists the warnings.
 type statusBar struct {
 	click, showHidden widget.Clickable
@@ -49,7 +51,7 @@ func (s *statusBar) layout(gtx layout.Context, u *ui) layout.Dimensions {
 			u.chart.invalidate()
 		}
 	}
-	h := gtx.Dp(24)
+	h := gtx.Dp(statusHeight)
 	paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: image.Pt(gtx.Constraints.Max.X, h)}.Op())
 	gtx.Constraints.Min.Y, gtx.Constraints.Max.Y = h, h
 	text, warn := "No file", ""

@@ -35,6 +35,11 @@ type shownState struct {
 	Crumbs     []string   `json:"crumbs"`
 	Tracks     []trackPos `json:"tracks"`
 	Timing     string     `json:"timing"` // "sampled", "refining" or "refined"
+	// TreeX, TreeY is a point inside the call tree's table, in window pixels.
+	TreeX   int    `json:"treeX"`
+	TreeY   int    `json:"treeY"`
+	TreeSel string `json:"treeSel"` // the selected call-tree function
+	Marked  int    `json:"marked"`  // entries highlighted in the chart
 }
 
 type trackPos struct {
@@ -85,7 +90,17 @@ func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
 			th := d.trace.Threads[t.Thread]
 			s.Tracks = append(s.Tracks, trackPos{Pid: th.Pid, Tid: th.Tid, RowsY: t.RowsY})
 		}
+		size := gtx.Constraints.Max
+		panelH := gtx.Dp(unitDp(u.panel.heightDp))
+		s.TreeX = int(0.36*float64(size.X)) + size.X/4
+		s.TreeY = size.Y - gtx.Dp(statusHeight) - panelH/2
+		if r := d.marked(); r != nil {
+			s.Marked = r.Len()
+		}
 		if tp := &u.panel.tree; tp.tree != nil {
+			if i := tp.selectedRow(); i >= 0 {
+				s.TreeSel = tp.rows[i].name
+			}
 			f := tp.tree.Functions()
 			for i, r := range tp.rows {
 				if i == 50 {

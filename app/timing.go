@@ -5,20 +5,21 @@ import (
 	"math"
 	"sync"
 
-	"flamedesk/core"
 	"flamedesk/core/lighthouse"
 	"flamedesk/timeline"
 )
 
 // timing holds both ways of timing JS calls for one document: DevTools' sampled boundaries (the
-// tracks core/integrate built) and Lighthouse's refinement to task edges, computed on first use on
-// its own goroutine (it takes about half a second on a large trace).
+// tracks core/integrate built) and Lighthouse's refinement to task edges. The refinement and its
+// display model are made on first use on their own goroutine (about a second on a large trace);
+// switching back and forth afterwards is instant.
 type timing struct {
-	sampled []core.Track
+	sampled *timeline.Model
 
 	mu       sync.Mutex
 	pending  bool
 	computed *lighthouse.Timing
+	refined  *timeline.Model
 	arrived  bool
 }
 
@@ -36,41 +37,38 @@ func (u *ui) setRefinedTiming(on bool) {
 // if it has not been computed yet.
 func (u *ui) applyTiming(d *document) {
 	t := &d.timing
-	if t.sampled == nil {
-		t.sampled = d.trace.Tracks
-	}
 	want := t.sampled
 	if u.settings.Refined {
 		t.mu.Lock()
-		computed := t.computed
-		if computed == nil && !t.pending {
+		refined := t.refined
+		if refined == nil && !t.pending {
 			t.pending = true
-			// RefinedTiming reads the trace's tracks: it gets a copy of the header with the sampled
-			// ones, so the UI goroutine can keep swapping what it shows.
+			// The refinement reads the trace's tracks and the model keeps its trace: both get a
+			// copy of the trace's header, sharing everything but the list of tracks.
 			view := *d.trace
-			view.Tracks = t.sampled
 			invalidate := u.win.Invalidate
 			go func() {
 				res := lighthouse.RefinedTiming(&view)
+				view.Tracks = res.Tracks
+				m := timeline.New(&view)
 				t.mu.Lock()
-				t.computed, t.pending, t.arrived = res, false, true
+				t.computed, t.refined, t.pending, t.arrived = res, m, false, true
 				t.mu.Unlock()
 				invalidate()
 			}()
 		}
 		t.mu.Unlock()
-		if computed == nil {
+		if refined == nil {
 			u.timingBusy = true
 			return
 		}
-		want = computed.Tracks
+		want = refined
 	}
 	u.timingBusy = false
-	if len(want) > 0 && len(d.trace.Tracks) > 0 && &want[0] == &d.trace.Tracks[0] {
+	if d.model == want {
 		return
 	}
-	d.trace.Tracks = want
-	d.rebuildModel()
+	d.setModel(want)
 	u.chart.reset()
 	u.overview.reset()
 	u.panel.details.reset()
@@ -95,13 +93,11 @@ func (u *ui) pollTiming() {
 // refinedLines describes where a refined call's boundaries could lie, e.g. "started between 12.30
 // and 12.46 ms".
 func refinedLines(u *ui, d *document, ref timeline.EntryRef) []detailLine {
-	if !u.settings.Refined {
-		return nil
-	}
-	d.timing.mu.Lock()
-	computed := d.timing.computed
-	d.timing.mu.Unlock()
-	if computed == nil {
+	t := &d.timing
+	t.mu.Lock()
+	computed, refined := t.computed, t.refined
+	t.mu.Unlock()
+	if computed == nil || d.model != refined {
 		return nil
 	}
 	ct := d.model.Tracks[ref.Track].Core

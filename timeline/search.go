@@ -46,6 +46,19 @@ func (m *Model) Search(query string) *SearchResult {
 		frameHit[i] = name || strHit[f.URL]
 	}
 
+	return m.collect(r, frameHit, strHit)
+}
+
+// MatchFrames finds the ProfileCalls whose call frame is marked in frameHit (indexed by
+// core.FrameID), e.g. every call of one function of the call tree, as a result that highlights
+// like a search. label becomes the result's Query.
+func (m *Model) MatchFrames(label string, frameHit []bool) *SearchResult {
+	r := &SearchResult{Query: label, tracks: make([]trackMatches, len(m.Tracks))}
+	return m.collect(r, frameHit, nil)
+}
+
+// collect fills r with the entries whose frame (ProfileCalls) or name (events) is marked.
+func (m *Model) collect(r *SearchResult, frameHit, nameHit []bool) *SearchResult {
 	perTrack := make([][]EntryRef, len(m.Tracks))
 	for ti := range m.Tracks {
 		t := &m.Tracks[ti]
@@ -57,8 +70,8 @@ func (m *Model) Search(query string) *SearchResult {
 			var hit bool
 			if ct.Kind[e] == core.EntryProfileCall && int(ct.Frame[e]) < len(frameHit) {
 				hit = frameHit[ct.Frame[e]]
-			} else if int(ct.Name[e]) < len(strHit) {
-				hit = strHit[ct.Name[e]]
+			} else if ct.Kind[e] != core.EntryProfileCall && int(ct.Name[e]) < len(nameHit) {
+				hit = nameHit[ct.Name[e]]
 			}
 			if hit {
 				tm.bits[e>>6] |= 1 << (e & 63)

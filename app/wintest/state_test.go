@@ -36,6 +36,10 @@ type shownState struct {
 	TreeRows   []string `json:"treeRows"`
 	Crumbs     []string `json:"crumbs"`
 	Timing     string   `json:"timing"`
+	TreeX      int      `json:"treeX"`
+	TreeY      int      `json:"treeY"`
+	TreeSel    string   `json:"treeSel"`
+	Marked     int      `json:"marked"`
 	Tracks     []struct {
 		Pid   int64   `json:"pid"`
 		Tid   int64   `json:"tid"`

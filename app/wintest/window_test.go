@@ -395,3 +395,53 @@ func TestRefinedTiming(t *testing.T) {
 		t.Fatal("nothing selected")
 	}
 }
+
+// TestCallTreePanel drives the call tree with the keyboard: selecting a function highlights its
+// calls in the flame chart, and m merges its node, which shows as a breadcrumb.
+func TestCallTreePanel(t *testing.T) {
+	d := startXvfb(t)
+	fixture := fixturePath(t, "fixtures", "generated", smallTrace)
+	_, state, s := startOn(t, d, fixture)
+	if len(s.TreeRows) < 3 {
+		t.Fatalf("the call tree shows %d rows", len(s.TreeRows))
+	}
+	// Focus the table, then walk down to the first function that has calls in the chart.
+	d.xdo(t, "mousemove", itoa(s.TreeX), itoa(s.TreeY), "click", "1")
+	var sel shownState
+	for i := 0; i < 6; i++ {
+		d.xdo(t, "key", "Down")
+		settle()
+		sel = readState(t, state)
+		if sel.Marked > 0 {
+			break
+		}
+	}
+	if sel.Marked == 0 {
+		t.Fatalf("no function selected in the call tree highlights calls in the chart (selected %q)", sel.TreeSel)
+	}
+	d.xdo(t, "mousemove", "5", "5")
+	settle()
+	img := d.screenshot(t, "calltree-highlight")
+	mark := render.Light().SearchMatch
+	hits := 0
+	for yy := sel.ChartY + sel.RulerH; yy < sel.ChartY+sel.ChartH; yy++ {
+		for xx := 0; xx < sel.ChartW; xx++ {
+			c := color.NRGBAModel.Convert(img.At(xx, yy)).(color.NRGBA)
+			if absDiff(c.R, mark.R)+absDiff(c.G, mark.G)+absDiff(c.B, mark.B) < 30 {
+				hits++
+			}
+		}
+	}
+	if hits < 20 {
+		t.Fatalf("the calls of %q are not highlighted: %d pixels of the highlight colour", sel.TreeSel, hits)
+	}
+
+	// m merges the selected node; the breadcrumb names it, and clicking "Complete" is not needed
+	// to undo: the test only checks the transform took.
+	fn := strings.Fields(sel.TreeSel)[0]
+	d.xdo(t, "mousemove", itoa(s.TreeX), itoa(s.TreeY), "key", "m")
+	merged := waitState(t, state, "a merge breadcrumb", func(s shownState) bool { return len(s.Crumbs) == 1 })
+	if !strings.Contains(merged.Crumbs[0], fn) {
+		t.Fatalf("breadcrumb %q does not name %q", merged.Crumbs[0], fn)
+	}
+}
