@@ -144,7 +144,7 @@ func ev(name string, ts, dur float64, depth int) row {
 	return row{core.EntryEvent, name, ts, dur, depth}
 }
 
-func call(name string, ts, dur float64, depth int) row {
+func pcall(name string, ts, dur float64, depth int) row {
 	return row{core.EntryProfileCall, name, ts, dur, depth}
 }
 

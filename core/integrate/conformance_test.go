@@ -34,11 +34,11 @@ type refThread struct {
 }
 
 type refEntry struct {
-	Kind      string  `json:"kind"`
-	Name      string  `json:"name"`
-	Ts        float64 `json:"ts"`
-	Dur       float64 `json:"dur"`
-	Depth     int     `json:"depth"`
+	Kind      string    `json:"kind"`
+	Name      string    `json:"name"`
+	Ts        float64   `json:"ts"`
+	Dur       float64   `json:"dur"`
+	Depth     int       `json:"depth"`
 	CallFrame *refFrame `json:"callFrame"`
 }
 
@@ -296,9 +296,10 @@ func checkAgainstNaive(t *testing.T, tr *core.Trace) {
 			continue
 		}
 		for i := 0; i < got.len(); i++ {
-			if got.node[i] != want.node[i] || got.ts[i] != want.ts[i] || got.dur[i] != want.dur[i] {
+			g, w := got.at(int32(i)), want.at(int32(i))
+			if g.node != w.node || g.ts != w.ts || g.dur != w.dur {
 				t.Errorf("thread %d call %d: node %d ts %v dur %v, the plain port has node %d ts %v dur %v",
-					tr.Threads[j.thread].Tid, i, got.node[i], got.ts[i], got.dur[i], want.node[i], want.ts[i], want.dur[i])
+					tr.Threads[j.thread].Tid, i, g.node, g.ts, g.dur, w.node, w.ts, w.dur)
 				break
 			}
 		}

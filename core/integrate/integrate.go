@@ -168,7 +168,24 @@ func isInvocation(name string) bool {
 func traceJobs(tr *core.Trace) []job {
 	ev := &tr.Events
 	nThreads := len(tr.Threads)
+	// Count first, so that all threads' entries share one exactly sized array.
+	counts := make([]int, nThreads)
+	for i := 0; i < ev.Len(); i++ {
+		if ph := ev.Ph[i]; (ph == 'X' || ph == 'B' || ph == 'I') && int(ev.Thread[i]) < nThreads {
+			counts[ev.Thread[i]]++
+		}
+	}
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	all := make([]entry, total)
 	perThread := make([][]entry, nThreads)
+	off := 0
+	for th, c := range counts {
+		perThread[th] = all[off : off : off+c]
+		off += c
+	}
 
 	// Name flags are computed once per distinct name.
 	const known = 0x80
@@ -297,76 +314,73 @@ func profileJobs(tr *core.Trace) []job {
 // inside its parent but ends after it is left out of the tree (DevTools keeps it only in the
 // thread's flat list); depth is the number of open ancestors; self time is the duration minus the
 // children's durations. Entries come out in pre-order, which is the merged order itself.
+//
+// The nesting is sequential; it records in Ref where each row comes from (a call index, or the
+// complement of an event index) and fill then writes the other columns on all cores.
 func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileIndex, prof int32, warnings *[]string) core.Track {
 	n := len(es) + c.len()
 	t := core.Track{
 		Thread:  th,
-		Start:   make([]float64, 0, n),
-		Dur:     make([]float64, 0, n),
-		Self:    make([]float64, 0, n),
-		Depth:   make([]uint16, 0, n),
-		Kind:    make([]core.EntryKind, 0, n),
-		Name:    make([]core.StrID, 0, n),
-		Frame:   make([]core.FrameID, 0, n),
-		Parent:  make([]int32, 0, n),
-		Ref:     make([]int32, 0, n),
-		Node:    make([]int32, 0, n),
+		Start:   make([]float64, n),
+		Dur:     make([]float64, n),
+		Self:    make([]float64, n),
+		Depth:   make([]uint16, n),
+		Kind:    make([]core.EntryKind, n),
+		Name:    make([]core.StrID, n),
+		Frame:   make([]core.FrameID, n),
+		Parent:  make([]int32, n),
+		Ref:     make([]int32, n),
+		Node:    make([]int32, n),
 		Profile: -1,
 	}
-	if c.len() > 0 {
-		t.Profile = prof
+	type open struct {
+		row        int32
+		start, end float64
 	}
-	var stack []int32
-	deep := 0
+	var stack []open
+	deep, k, calls := 0, 0, 0
 	ei, ci := 0, 0
 	for ei < len(es) || ci < c.len() {
 		var isCall bool
+		var ts, dur float64
+		var x *call
+		if ci < c.len() {
+			x = c.at(int32(ci))
+		}
 		switch {
-		case ci >= c.len():
+		case x == nil:
 		case ei >= len(es):
 			isCall = true
 		default:
 			// DevTools merges the constructed calls, in creation order, into the sorted entries
 			// with its event comparator: earlier start first, then later end, then the call.
 			e := &es[ei]
-			cts, cdur := c.ts[ci], c.dur[ci]
 			switch {
-			case e.ts < cts:
-			case e.ts > cts:
+			case e.ts < x.ts:
+			case e.ts > x.ts:
 				isCall = true
 			default:
-				isCall = !(e.end() > cts+cdur)
+				isCall = !(e.end() > x.ts+x.dur)
 			}
 		}
-		var ts, dur float64
 		if isCall {
-			ts, dur = c.ts[ci], c.dur[ci]
+			ts, dur = x.ts, x.dur
 		} else {
 			ts, dur = es[ei].ts, es[ei].dur
 		}
-		for len(stack) > 0 {
-			top := stack[len(stack)-1]
-			// Starting before the open parent cannot happen with sorted input (DevTools would
-			// throw); closing the parent keeps malformed input loadable.
-			if ts >= t.Start[top]+t.Dur[top] || ts < t.Start[top] {
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			break
+		// Starting before the open parent cannot happen with sorted input (DevTools would throw);
+		// closing the parent keeps malformed input loadable.
+		for len(stack) > 0 && (ts >= stack[len(stack)-1].end || ts < stack[len(stack)-1].start) {
+			stack = stack[:len(stack)-1]
 		}
-		skip := false
+		parent := int32(-1)
 		if len(stack) > 0 {
-			top := stack[len(stack)-1]
-			if ts+dur > t.Start[top]+t.Dur[top] {
-				t.NotInTree++
-				skip = true
-			}
+			parent = stack[len(stack)-1].row
 		}
-		if !skip {
-			idx := int32(t.Len())
-			parent := int32(-1)
-			if len(stack) > 0 {
-				parent = stack[len(stack)-1]
+		if parent >= 0 && ts+dur > stack[len(stack)-1].end {
+			t.NotInTree++
+		} else {
+			if parent >= 0 {
 				t.Self[parent] -= dur
 			}
 			depth := len(stack)
@@ -375,28 +389,17 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 				deep++
 			}
 			t.MaxDepth = max(t.MaxDepth, depth)
-			t.Start = append(t.Start, ts)
-			t.Dur = append(t.Dur, dur)
-			t.Self = append(t.Self, dur)
-			t.Depth = append(t.Depth, uint16(depth))
-			t.Parent = append(t.Parent, parent)
+			t.Self[k] = dur
+			t.Depth[k] = uint16(depth)
+			t.Parent[k] = parent
 			if isCall {
-				node := c.node[ci]
-				f := px.p.NodeFrame[node]
-				t.Kind = append(t.Kind, core.EntryProfileCall)
-				t.Name = append(t.Name, frameName(tr, f))
-				t.Frame = append(t.Frame, f)
-				t.Ref = append(t.Ref, c.sample[ci])
-				t.Node = append(t.Node, node)
+				t.Ref[k] = int32(ci)
+				calls++
 			} else {
-				e := &es[ei]
-				t.Kind = append(t.Kind, core.EntryEvent)
-				t.Name = append(t.Name, tr.Events.Name[e.ev])
-				t.Frame = append(t.Frame, core.NoFrame)
-				t.Ref = append(t.Ref, e.ev)
-				t.Node = append(t.Node, -1)
+				t.Ref[k] = ^es[ei].ev
 			}
-			stack = append(stack, idx)
+			stack = append(stack, open{int32(k), ts, ts + dur})
+			k++
 		}
 		if isCall {
 			ci++
@@ -404,10 +407,61 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			ei++
 		}
 	}
+	t.Start, t.Dur, t.Self, t.Depth, t.Kind = t.Start[:k], t.Dur[:k], t.Self[:k], t.Depth[:k], t.Kind[:k]
+	t.Name, t.Frame, t.Parent, t.Ref, t.Node = t.Name[:k], t.Frame[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
+	if calls > 0 {
+		t.Profile = prof
+	}
+	fill(tr, &t, c, px)
 	if deep > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("thread %d: entries deeper than %d shown at that depth", tr.Threads[th].Tid, math.MaxUint16))
 	}
 	return t
+}
+
+// fill writes the columns that follow from each row's source, in parallel ranges.
+func fill(tr *core.Trace, t *core.Track, c *calls, px *profileIndex) {
+	rows := t.Len()
+	parts := 1
+	if rows >= 1<<16 {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for part := 0; part < parts; part++ {
+		lo, hi := rows*part/parts, rows*(part+1)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ev := &tr.Events
+			for k := lo; k < hi; k++ {
+				r := t.Ref[k]
+				if r < 0 {
+					e := ^r
+					t.Start[k] = ev.Ts[e]
+					// Events.Dur holds what the entry had: a B's paired length, NaN for none.
+					if d := ev.Dur[e]; !math.IsNaN(d) {
+						t.Dur[k] = d
+					}
+					t.Kind[k] = core.EntryEvent
+					t.Name[k] = ev.Name[e]
+					t.Frame[k] = core.NoFrame
+					t.Ref[k] = e
+					t.Node[k] = -1
+					continue
+				}
+				x := c.at(r)
+				f := px.p.NodeFrame[x.node]
+				t.Start[k] = x.ts
+				t.Dur[k] = x.dur
+				t.Kind[k] = core.EntryProfileCall
+				t.Name[k] = frameName(tr, f)
+				t.Frame[k] = f
+				t.Ref[k] = x.sample
+				t.Node[k] = x.node
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func frameName(tr *core.Trace, f core.FrameID) core.StrID {

@@ -27,9 +27,9 @@ func TestSamplesUnderFunctionCall(t *testing.T) {
 	Build(b.tr)
 	wantRows(t, b.tr, 0, []row{
 		ev("FunctionCall", 0, 100, 0),
-		call("A", 10, 30, 1),
-		call("B", 10, 20, 2),
-		call("C", 30, 10, 2),
+		pcall("A", 10, 30, 1),
+		pcall("B", 10, 20, 2),
+		pcall("C", 30, 10, 2),
 	})
 }
 
@@ -50,11 +50,11 @@ func TestFakeInvocationAndTasks(t *testing.T) {
 	Build(b.tr)
 	wantRows(t, b.tr, 0, []row{
 		ev("RunTask", 0, 100, 0),
-		call("A", 5, 5, 1),
+		pcall("A", 5, 5, 1),
 		ev("Layout", 10, 10, 1),
-		call("A", 15, 5, 2),
-		call("B", 15, 5, 3),
-		call("A", 25, 75, 1),
+		pcall("A", 15, 5, 2),
+		pcall("B", 15, 5, 3),
+		pcall("A", 25, 75, 1),
 		ev("Mark", 50, 0, 2),
 	})
 }
@@ -75,7 +75,7 @@ func TestSampleUnderNonInvocationIgnored(t *testing.T) {
 	Build(b.tr)
 	wantRows(t, b.tr, 0, []row{
 		ev("FunctionCall", 0, 100, 0),
-		call("A", 10, 90, 1),
+		pcall("A", 10, 90, 1),
 		ev("Layout", 30, 10, 2),
 	})
 }
@@ -127,9 +127,9 @@ func TestFrameEqualityNativeAndGC(t *testing.T) {
 	Build(b.tr)
 	wantRows(t, b.tr, 0, []row{
 		ev("FunctionCall", 0, 100, 0),
-		call("A", 10, 30, 1),
-		call("C", 10, 20, 2),
-		call("D", 30, 10, 2),
+		pcall("A", 10, 30, 1),
+		pcall("C", 10, 20, 2),
+		pcall("D", 30, 10, 2),
 	})
 	tk := trackOf(t, b.tr, 0)
 	if u := b.tr.Strings.Get(b.tr.Frames[tk.Frame[1]].URL); u != "https://x/a.js" {
@@ -155,11 +155,11 @@ func TestSampleTraceID(t *testing.T) {
 	Build(b.tr)
 	wantRows(t, b.tr, 0, []row{
 		ev("FunctionCall", 0, 100, 0),
-		call("A", 10, 90, 1),
-		call("B", 10, 40, 2),
-		call("E", 50, 20, 2),
+		pcall("A", 10, 90, 1),
+		pcall("B", 10, 40, 2),
+		pcall("E", 50, 20, 2),
 		ev("Layout", 50, 10, 3),
-		call("B", 70, 30, 2),
+		pcall("B", 70, 30, 2),
 	})
 	tk := trackOf(t, b.tr, 0)
 	if tk.Ref[3] != -1 {
@@ -215,7 +215,7 @@ func TestProfileWithoutEvents(t *testing.T) {
 	pb.sample(pb.meta("(idle)"), 30)
 	pb.done()
 	Build(b.tr)
-	wantRows(t, b.tr, 0, []row{call("A", 10, 20, 0)})
+	wantRows(t, b.tr, 0, []row{pcall("A", 10, 20, 0)})
 }
 
 // In CPU profile mode the calls come straight from the samples, with (program), (idle) and GC.
@@ -234,11 +234,11 @@ func TestCPUProfileMode(t *testing.T) {
 	pb.done()
 	Build(b.tr)
 	wantRows(t, b.tr, 0, []row{
-		call("A", 0, 50, 0),
-		call("B", 10, 30, 1),
-		call("(garbage collector)", 30, 10, 2),
-		call("(program)", 50, 10, 0),
-		call("(idle)", 60, 10, 0),
+		pcall("A", 0, 50, 0),
+		pcall("B", 10, 30, 1),
+		pcall("(garbage collector)", 30, 10, 2),
+		pcall("(program)", 50, 10, 0),
+		pcall("(idle)", 60, 10, 0),
 	})
 }
 
@@ -253,5 +253,5 @@ func TestCPUProfileHole(t *testing.T) {
 	pb.sample(a, 20)
 	pb.done()
 	Build(b.tr)
-	wantRows(t, b.tr, 0, []row{call("A", 0, 10, 0)})
+	wantRows(t, b.tr, 0, []row{pcall("A", 0, 10, 0)})
 }

@@ -97,7 +97,8 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 			depth = int32(len(open))
 		}
 		for _, c := range open {
-			out.dur[c] = max(t-out.ts[c], 0)
+			x := out.at(c)
+			x.dur = max(t-x.ts, 0)
 		}
 		open = open[:depth]
 	}
@@ -109,7 +110,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 		var cur []int32
 		if self {
 			for _, c := range open {
-				cur = append(cur, out.node[c])
+				cur = append(cur, out.at(c).node)
 			}
 		} else {
 			cur = filter(stack)
@@ -117,7 +118,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 		m := min(len(cur), len(open))
 		i := int(topLock())
 		for ; i < m; i++ {
-			if !same(cur[i], out.node[open[i]]) {
+			if !same(cur[i], out.at(open[i]).node) {
 				break
 			}
 		}
@@ -129,11 +130,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 			if isMeta(cur[i]) {
 				continue
 			}
-			c := int32(len(out.node))
-			out.node = append(out.node, cur[i])
-			out.ts = append(out.ts, ts)
-			out.dur = append(out.dur, 0)
-			out.sample = append(out.sample, sample)
+			c := out.add(call{ts: ts, node: cur[i], sample: sample})
 			open = append(open, c)
 		}
 	}
@@ -306,10 +303,10 @@ func TestIntegratorMatchesNaive(t *testing.T) {
 			t.Fatalf("iteration %d: %d calls, want %d", iter, got.len(), want.len())
 		}
 		for i := 0; i < got.len(); i++ {
-			if got.node[i] != want.node[i] || got.ts[i] != want.ts[i] || got.dur[i] != want.dur[i] || got.sample[i] != want.sample[i] {
+			g, w := got.at(int32(i)), want.at(int32(i))
+			if g.node != w.node || g.ts != w.ts || g.dur != w.dur || g.sample != w.sample {
 				t.Fatalf("iteration %d: call %d = node %d ts %v dur %v sample %d, want node %d ts %v dur %v sample %d",
-					iter, i, got.node[i], got.ts[i], got.dur[i], got.sample[i],
-					want.node[i], want.ts[i], want.dur[i], want.sample[i])
+					iter, i, g.node, g.ts, g.dur, g.sample, w.node, w.ts, w.dur, w.sample)
 			}
 		}
 	}

@@ -113,6 +113,3 @@ func (px *profileIndex) resolveStacks() {
 		}
 	}
 }
-
-// depthOf is the number of frames in node n's stack.
-func (px *profileIndex) depthOf(n int32) int32 { return px.trie.depth[px.stack[n]] }

@@ -47,28 +47,50 @@ type segment struct {
 	path  int32
 }
 
-// calls is the integrator's output: the constructed ProfileCalls in the order DevTools creates
-// them (time order, parents before children at equal times).
-type calls struct {
-	node   []int32
-	ts     []float64
-	dur    []float64
-	sample []int32 // sample index, -1 for calls built from a trace event's sampleTraceId
+// call is one constructed ProfileCall.
+type call struct {
+	ts, dur float64
+	node    int32
+	sample  int32 // sample index, -1 for calls built from a trace event's sampleTraceId
 }
 
-func (c *calls) len() int { return len(c.node) }
+// calls is the integrator's output: the constructed ProfileCalls in the order DevTools creates
+// them (time order, parents before children at equal times). A deep trace makes millions of
+// them, so they live in fixed-size blocks that are never copied as the list grows.
+type calls struct {
+	blocks [][]call
+	n      int
+}
+
+const callBlockBits = 16
+
+func (c *calls) len() int { return c.n }
+
+func (c *calls) at(i int32) *call {
+	return &c.blocks[i>>callBlockBits][i&(1<<callBlockBits-1)]
+}
+
+func (c *calls) add(x call) int32 {
+	if c.n>>callBlockBits == len(c.blocks) {
+		c.blocks = append(c.blocks, make([]call, 0, 1<<callBlockBits))
+	}
+	b := &c.blocks[len(c.blocks)-1]
+	*b = append(*b, x)
+	c.n++
+	return int32(c.n - 1)
+}
 
 type integrator struct {
 	px      *profileIndex
 	samples []int32
 	out     calls
-	// epoch[c] is the truncation count when call c was pushed: a later truncation has set its dur.
-	epoch []uint32
-
-	open  []int32 // open JS frames, bottom first, as call indexes
-	segs  []segment
-	locks []int32
-	fake  bool // samples are taken although no JS invocation event is open
+	open    []int32 // open JS frames, bottom first, as call indexes
+	// openEpoch[k] is the truncation count when open[k] was pushed: a later truncation has
+	// stamped its duration.
+	openEpoch []uint32
+	segs      []segment
+	locks     []int32
+	fake      bool // samples are taken although no JS invocation event is open
 
 	truncations uint32
 	lastTruncAt float64
@@ -90,11 +112,6 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 		}
 		sc = append(sc, sampleCall{ts: devtoolsMicros(p.Timestamps[i]), sample: int32(i)})
 	}
-	// A capacity guess: most samples open a frame or two.
-	in.out.node = make([]int32, 0, len(sc))
-	in.out.ts = make([]float64, 0, len(sc))
-	in.out.sample = make([]int32, 0, len(sc))
-	in.epoch = make([]uint32, 0, len(sc))
 
 	var evStack []int32 // open trace events, as indexes into entries
 	ei, si := 0, 0

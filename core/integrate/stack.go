@@ -62,13 +62,9 @@ func (in *integrator) merge(base, path int32, ts float64, sample int32) {
 }
 
 func (in *integrator) push(node int32, ts float64, sample int32) {
-	c := int32(len(in.out.node))
-	in.out.node = append(in.out.node, node)
-	in.out.ts = append(in.out.ts, ts)
-	in.out.dur = append(in.out.dur, 0)
-	in.out.sample = append(in.out.sample, sample)
-	in.epoch = append(in.epoch, in.truncations)
+	c := in.out.add(call{ts: ts, node: node, sample: sample})
 	in.open = append(in.open, c)
+	in.openEpoch = append(in.openEpoch, in.truncations)
 }
 
 func (in *integrator) topLock() int32 {
@@ -94,9 +90,11 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 	in.truncations++
 	in.lastTruncAt = t
 	for _, c := range in.open[depth:] {
-		in.out.dur[c] = max(t-in.out.ts[c], 0)
+		x := in.out.at(c)
+		x.dur = max(t-x.ts, 0)
 	}
 	in.open = in.open[:depth]
+	in.openEpoch = in.openEpoch[:depth]
 	for len(in.segs) > 0 && in.segs[len(in.segs)-1].start >= depth {
 		in.segs = in.segs[:len(in.segs)-1]
 	}
@@ -106,12 +104,14 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 // finish settles the frames still open: they keep the stamp of the last truncation made after
 // they were pushed, and 0 when there was none. Nothing is extrapolated past the last sample.
 func (in *integrator) finish() {
-	for _, c := range in.open {
-		if in.truncations != in.epoch[c] {
-			in.out.dur[c] = max(in.lastTruncAt-in.out.ts[c], 0)
+	for k, c := range in.open {
+		if in.truncations != in.openEpoch[k] {
+			x := in.out.at(c)
+			x.dur = max(in.lastTruncAt-x.ts, 0)
 		}
 	}
 	in.open = in.open[:0]
+	in.openEpoch = in.openEpoch[:0]
 	in.segs = in.segs[:0]
 }
 
@@ -198,7 +198,7 @@ func (in *integrator) scanOpen(q, from, to int32) int32 {
 		y := t.ancestor(q, hi)
 		first := int32(-1)
 		for d := hi; d > lo; d-- {
-			if in.px.key[in.out.node[in.open[d-1]]] != t.key[y] {
+			if in.px.key[in.out.at(in.open[d-1]).node] != t.key[y] {
 				first = d - 1
 			}
 			y = t.parent[y]
