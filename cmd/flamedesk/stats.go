@@ -79,11 +79,11 @@ func printStats(w io.Writer, file string, size int64, tr *core.Trace, loadDur, i
 	for _, l := range tr.Warnings.Lines() {
 		fmt.Fprintf(tw, "\t  %s\n", l)
 	}
-	fmt.Fprintf(tw, "time: load\t%s\n", ms(loadDur))
 	for _, s := range tr.Stats.Stages {
-		fmt.Fprintf(tw, "time:   %s\t%s\n", s.Name, ms(s.Dur))
+		fmt.Fprintf(tw, "stage: %s\t%s\n", s.Name, ms(s.Dur))
 	}
-	fmt.Fprintf(tw, "time: integrate\t%s\n", ms(integrateDur))
+	fmt.Fprintf(tw, "time: load (read, parse, profiles)\t%s\n", ms(loadDur))
+	fmt.Fprintf(tw, "time: integrate (tracks)\t%s\n", ms(integrateDur))
 	fmt.Fprintf(tw, "time: total\t%s\n", ms(loadDur+integrateDur))
 	tw.Flush()
 }

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"flamedesk/core"
 )
@@ -30,6 +31,7 @@ func Build(tr *core.Trace) {
 func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	p.SetStage("building tracks")
 	tr.Tracks = nil
+	t0 := time.Now()
 	var jobs []job
 	switch tr.Kind {
 	case core.InputCPUProfile, core.InputSelfProfile:
@@ -37,6 +39,7 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	default:
 		jobs = traceJobs(tr)
 	}
+	t1 := time.Now()
 	var total int64
 	for _, j := range jobs {
 		total += int64(j.work())
@@ -75,6 +78,8 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	setStage(tr, stagePair, t1.Sub(t0))
+	setStage(tr, stageTracks, time.Since(t1))
 	for _, r := range results {
 		for _, w := range r.warnings {
 			tr.Warnings.Add(w, 1)
@@ -84,6 +89,23 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 		}
 	}
 	return nil
+}
+
+// Names of the stages Build adds to tr.Stats.Stages.
+const (
+	stagePair   = "tracks: pair B/E, group by thread"
+	stageTracks = "tracks: ProfileCalls and trees"
+)
+
+// setStage records a stage's time, replacing the one of an earlier Build of the same trace.
+func setStage(tr *core.Trace, name string, d time.Duration) {
+	for i := range tr.Stats.Stages {
+		if tr.Stats.Stages[i].Name == name {
+			tr.Stats.Stages[i].Dur = d
+			return
+		}
+	}
+	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: name, Dur: d})
 }
 
 // job is one thread's work: its sorted-to-be entries and its profile (-1 for none).
