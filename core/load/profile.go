@@ -237,6 +237,16 @@ func (l *loader) node(depth int) (int, error) {
 		flags    uint8
 		cf, flat frameFields
 	)
+	// The node gets its frame even when reading it fails half-way: a profile cut off inside a
+	// node still shows what came before.
+	defer func() {
+		c.NodeFlags[n] = flags
+		if flags&core.NodeHasCallFrame != 0 {
+			c.NodeFrame[n] = l.frame(&cf, false)
+		} else {
+			c.NodeFrame[n] = l.frame(&flat, true)
+		}
+	}()
 	empty, err := s.objectStart()
 	if err != nil {
 		return n, err
@@ -322,12 +332,6 @@ func (l *loader) node(depth int) (int, error) {
 		if err != nil {
 			return n, err
 		}
-	}
-	c.NodeFlags[n] = flags
-	if flags&core.NodeHasCallFrame != 0 {
-		c.NodeFrame[n] = l.frame(&cf, false)
-	} else {
-		c.NodeFrame[n] = l.frame(&flat, true)
 	}
 	return n, nil
 }

@@ -49,13 +49,17 @@ type scanner struct {
 	eof  bool
 	err  error // first error of src other than io.EOF, or the context's
 
-	// Capture copies the bytes of one value (an event's args) as they are scanned, so that they
-	// can be kept without a second pass. Bytes leave the window only through fill, which flushes
-	// buf[capFrom:keep] into capOut first.
+	// Capture keeps the bytes of one value (an event's args) without a second pass. While the
+	// value is read, bytes leave the window only through fill, which first copies
+	// buf[capFrom:keep] into capOut. A value that ends without a refill is left in the window
+	// (capLazy, at buf[capFrom:capEnd]) and copied only if a refill comes before it is used, so
+	// the args of most events are never copied at all.
 	capOn   bool
+	capLazy bool
 	capFrom int
+	capEnd  int
 	capOut  []byte
-	capOver bool
+	capOver bool // longer than maxCapture, or dropped: nothing is kept
 
 	str     []byte // scratch for strings with escapes
 	badUTF8 int    // strings repaired because of invalid UTF-8
@@ -86,6 +90,12 @@ func (s *scanner) fill(keep int) (shift int, ok bool) {
 	}
 	if s.capOn {
 		s.flushCapture(keep)
+	}
+	if s.capLazy {
+		s.capLazy = false
+		s.capOn = true
+		s.flushCapture(s.capEnd)
+		s.capOn = false
 	}
 	if keep > 0 {
 		n := copy(s.buf, s.buf[keep:s.end])
@@ -142,19 +152,39 @@ func (s *scanner) flushCapture(upto int) {
 	s.capFrom = upto
 }
 
-// startCapture begins copying at the next unread byte.
+// startCapture begins a capture at the next unread byte.
 func (s *scanner) startCapture() {
-	s.capOn, s.capFrom, s.capOver = true, s.pos, false
+	s.capOn, s.capLazy, s.capFrom, s.capOver = true, false, s.pos, false
 	s.capOut = s.capOut[:0]
 }
 
-// stopCapture ends the capture at the next unread byte and returns what was captured, or nil when
-// it overflowed maxCapture. The result is valid until the next startCapture.
-func (s *scanner) stopCapture() (out []byte, overflow bool) {
-	s.flushCapture(s.pos)
+// stopCapture ends the capture at the next unread byte.
+func (s *scanner) stopCapture() {
 	s.capOn = false
-	if s.capOver {
+	if len(s.capOut) == 0 && !s.capOver {
+		s.capLazy, s.capEnd = true, s.pos
+		return
+	}
+	s.flushCapture(s.pos)
+}
+
+// dropCapture abandons the current capture: the value is not going to be kept.
+func (s *scanner) dropCapture() {
+	s.capOver = true
+	s.capOut = s.capOut[:0]
+}
+
+// captured returns the bytes of the last capture, or overflow when they were longer than
+// maxCapture or dropped. The result is valid until the next scanner call.
+func (s *scanner) captured() (out []byte, overflow bool) {
+	switch {
+	case s.capOver:
 		return nil, true
+	case s.capLazy:
+		if s.capEnd-s.capFrom > maxCapture {
+			return nil, true
+		}
+		return s.buf[s.capFrom:s.capEnd], false
 	}
 	return s.capOut, false
 }
@@ -530,6 +560,9 @@ func (s *scanner) valueKind() (byte, error) {
 // number reads a value that should be a number. ok is false, with the value consumed, when it was
 // another kind of value (a string, null, an object...) or a malformed or non-finite number.
 func (s *scanner) number() (v float64, ok bool, err error) {
+	if v, ok := s.fastNumber(); ok {
+		return v, true, nil
+	}
 	c, more := s.peek()
 	if !more {
 		return 0, false, s.eofErr()
@@ -659,6 +692,44 @@ func (s *scanner) fastInt() (v int64, delim byte, ok bool) {
 	return x, d, true
 }
 
+// fastNumber parses an integer of up to 15 digits that sits whole in the window and is followed
+// by a delimiter, the form of nearly every number in a trace. It consumes the number only.
+func (s *scanner) fastNumber() (float64, bool) {
+	i, buf := s.pos, s.buf
+	if s.end-i < 18 {
+		return 0, false
+	}
+	neg := buf[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var x int64
+	for ; i-start < 16; i++ {
+		c := buf[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		x = x*10 + int64(c-'0')
+	}
+	if n := i - start; n == 0 || n > 15 {
+		return 0, false
+	}
+	switch buf[i] {
+	case ',', '}', ']':
+	default:
+		return 0, false
+	}
+	if neg {
+		if x == 0 {
+			return 0, false
+		}
+		x = -x
+	}
+	s.pos = i
+	return float64(x), true
+}
+
 // integer reads a value that should be an integral number (a node id). ok is false, with the value
 // consumed, for anything else.
 func (s *scanner) integer() (int64, bool, error) {
@@ -682,7 +753,12 @@ func (s *scanner) skip() error {
 	switch kindOf(c) {
 	case kindString:
 		return s.skipString()
-	case kindNumber, kindLiteral:
+	case kindNumber:
+		if _, ok := s.fastNumber(); ok {
+			return nil
+		}
+		return s.skipScalar()
+	case kindLiteral:
 		return s.skipScalar()
 	case kindObject, kindArray:
 		return s.skipNested()

@@ -114,8 +114,7 @@ type event struct {
 	badPid             bool
 	id                 []byte
 	hasID, idIsString  bool
-	args               []byte // captured raw args
-	hasArgs, argsOver  bool
+	hasArgs            bool
 	argName            []byte
 	hasArgName         bool
 	sortIndex          int32
@@ -693,7 +692,7 @@ func (l *loader) args(f *event) error {
 			return err
 		}
 	}
-	f.args, f.argsOver = s.stopCapture()
+	s.stopCapture()
 	return nil
 }
 
@@ -742,7 +741,7 @@ func (l *loader) argsData(f *event) error {
 		switch string(k) {
 		case "cpuProfile":
 			// Profile data is never kept as raw args; stop copying it.
-			s.capOver = true
+			s.dropCapture()
 			if kind, err := s.valueKind(); err != nil {
 				return err
 			} else if kind == kindObject {
@@ -754,7 +753,7 @@ func (l *loader) argsData(f *event) error {
 				return err
 			}
 		case "timeDeltas":
-			s.capOver = true
+			s.dropCapture()
 			ok, err := l.floatArray(&p.td)
 			if err != nil {
 				return err
@@ -899,11 +898,12 @@ func (l *loader) commitEvent() {
 
 	var span core.Span
 	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M') {
-		if f.argsOver {
+		args, over := l.s.captured()
+		if over {
 			l.w.argsTooBig++
-		} else if len(f.args) > 0 && len(e.ArgsArena)+len(f.args) <= math.MaxUint32 {
-			span = core.Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(f.args))}
-			e.ArgsArena = append(grow(e.ArgsArena, len(f.args)), f.args...)
+		} else if len(args) > 0 && len(e.ArgsArena)+len(args) <= math.MaxUint32 {
+			span = core.Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(args))}
+			e.ArgsArena = append(grow(e.ArgsArena, len(args)), args...)
 		}
 	}
 	e.Args = push(e.Args, span)
