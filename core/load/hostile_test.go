@@ -245,12 +245,21 @@ func TestErrorsNameTheOffset(t *testing.T) {
 		{`[` + strings.Repeat(`{"args":`, 3) + strings.Repeat("[", 20000), "nested deeper than 10000"},
 		{`{"nodes":[{"id":1}],"head":` + strings.Repeat(`{"children":[`, 20000), "nested deeper than 10000"},
 		{`{"nodes":`, "profile has no nodes"},
+		{`[1,2]`, "event 0: byte 1: expected an event object"},
 	} {
 		_, err := loadString(t, c.src)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%.40q: error %v, want one containing %q", c.src, err, c.want)
 		}
 	}
+}
+
+func TestMalformedEventAfterGoodOnes(t *testing.T) {
+	tr := mustLoad(t, `[{"ph":"X","name":"A","pid":1,"tid":1,"ts":1,"dur":1},{"ts":x}]`)
+	if tr.Events.Len() != 1 {
+		t.Errorf("%d events", tr.Events.Len())
+	}
+	wantWarning(t, tr, "event 1: byte 64: expected a value, found 'x'; the rest of the file could not be read")
 }
 
 func TestMalformedEventsAreSkipped(t *testing.T) {

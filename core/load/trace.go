@@ -298,8 +298,8 @@ func (l *loader) eventFailed(err error, start int64) (stop bool, _ error) {
 		return true, l.inputEnded(true)
 	}
 	if !l.resync() {
-		if l.nEvents <= 1 {
-			return true, fmt.Errorf("event 0: %w", err)
+		if l.tr.Events.Len() == 0 && l.ch.Len() == 0 {
+			return true, fmt.Errorf("event %d: %w", max(l.nEvents-1, 0), err)
 		}
 		l.tr.Warnings.Addf("event %d: %v; the rest of the file could not be read", l.nEvents-1, err)
 		return true, nil
