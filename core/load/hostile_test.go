@@ -259,7 +259,7 @@ func TestMalformedEventAfterGoodOnes(t *testing.T) {
 	if tr.Events.Len() != 1 {
 		t.Errorf("%d events", tr.Events.Len())
 	}
-	wantWarning(t, tr, "event 1: byte 64: expected a value, found 'x'; the rest of the file could not be read")
+	wantWarning(t, tr, "event 1: byte 60: expected a value, found 'x'; the rest of the file could not be read")
 }
 
 func TestMalformedEventsAreSkipped(t *testing.T) {
