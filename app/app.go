@@ -73,6 +73,8 @@ type ui struct {
 	dialog   dialogState
 	nav      keyNav
 
+	toolbarCache, bottomCache opCache
+
 	keyFilters []event.Filter
 	focusSet   bool
 
@@ -204,13 +206,44 @@ func (u *ui) frame(gtx layout.Context) {
 	area := clip.Rect{Max: gtx.Constraints.Max}.Push(gtx.Ops)
 	event.Op(gtx.Ops, u)
 	area.Pop()
-	layout.Flex{Axis: layout.Vertical}.Layout(gtx,
-		layout.Rigid(u.toolbar.layout(u)),
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.overview.layout(gtx, u) }),
-		layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return u.chart.layout(gtx, u) }),
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.panel.layout(gtx, u) }),
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.status.layout(gtx, u) }),
-	)
+	// Top to bottom: toolbar, overview, chart, bottom panel, status bar. The chart goes before
+	// the panels, so that a click on it shows in the details in the same frame.
+	size := gtx.Constraints.Max
+	tbH, ovH, stH := gtx.Dp(toolbarHeight), gtx.Dp(overviewHeight), gtx.Dp(statusHeight)
+	panelH := 0
+	if u.doc != nil {
+		panelH = min(gtx.Dp(unit.Dp(u.panel.heightDp)), max(size.Y-tbH-ovH-stH-gtx.Dp(120), 0))
+	}
+	chartH := max(size.Y-tbH-ovH-stH-panelH, 0)
+	u.panel.maxHeightDp = float32(size.Y-tbH-ovH-stH-gtx.Dp(120)) / gtx.Metric.PxPerDp
+	place := func(y, h int, w func(gtx layout.Context)) {
+		off := op.Offset(image.Pt(0, y)).Push(gtx.Ops)
+		g := gtx
+		g.Constraints = layout.Exact(image.Pt(size.X, h))
+		w(g)
+		off.Pop()
+	}
+	place(tbH+ovH, chartH, func(gtx layout.Context) { u.chart.layout(gtx, u) })
+	place(tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, u) })
+	// The chrome is replayed while it cannot have changed (chromecache.go).
+	ck := u.chromeKey(size)
+	fresh := !u.chart.pointerInside || !gtx.Focused(u) || u.job != nil
+	place(0, tbH, func(gtx layout.Context) {
+		u.toolbarCache.layout(gtx, ck, fresh, func(gtx layout.Context) { u.toolbar.layout(u)(gtx) })
+	})
+	place(tbH+ovH+chartH, panelH+stH, func(gtx layout.Context) {
+		u.bottomCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
+			place := func(y, h int, w func(gtx layout.Context)) {
+				off := op.Offset(image.Pt(0, y)).Push(gtx.Ops)
+				g := gtx
+				g.Constraints = layout.Exact(image.Pt(size.X, h))
+				w(g)
+				off.Pop()
+			}
+			place(0, panelH, func(gtx layout.Context) { u.panel.layout(gtx, u) })
+			place(panelH, stH, func(gtx layout.Context) { u.status.layout(gtx, u) })
+		})
+	})
 	if u.job != nil {
 		u.layoutProgress(gtx)
 	}

@@ -52,6 +52,7 @@ type chart struct {
 	lastPressAt   f32.Point
 	fling         float64 // px/s, while coasting after a drag
 	rulerHeight   int
+	pointerInside bool // the pointer is over the chart, so the chrome gets no pointer input
 	size          image.Point
 	tooltipAnchor f32.Point
 }
@@ -146,7 +147,7 @@ func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
 func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
 	for {
 		ev, ok := gtx.Event(pointerFilter(c, pointer.Move|pointer.Press|pointer.Drag|pointer.Release|
-			pointer.Scroll|pointer.Leave|pointer.Cancel))
+			pointer.Scroll|pointer.Enter|pointer.Leave|pointer.Cancel))
 		if !ok {
 			break
 		}
@@ -155,6 +156,7 @@ func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
 			continue
 		}
 		chartY := float64(e.Position.Y) - float64(c.rulerHeight)
+		c.pointerInside = e.Kind != pointer.Leave && e.Kind != pointer.Cancel
 		switch e.Kind {
 		case pointer.Move:
 			c.hoverAt(d, e.Position, chartY)

@@ -184,7 +184,14 @@ func (o *overview) layout(gtx layout.Context, u *ui) layout.Dimensions {
 	shade := color.NRGBA{A: 0x50}
 	paint.FillShape(gtx.Ops, shade, clip.Rect{Max: image.Pt(x0, h)}.Op())
 	paint.FillShape(gtx.Ops, shade, clip.Rect{Min: image.Pt(x1, 0), Max: size}.Op())
-	paint.FillShape(gtx.Ops, u.colors.accent, clip.Stroke{Path: clip.Rect{Min: image.Pt(x0, 0), Max: image.Pt(x1, h)}.Path(), Width: 2}.Op())
+	// The frame is four rectangles rather than a stroked path: rectangles are what software GL
+	// draws fastest.
+	for _, r := range []image.Rectangle{
+		{Min: image.Pt(x0, 0), Max: image.Pt(x1, 2)}, {Min: image.Pt(x0, h-2), Max: image.Pt(x1, h)},
+		{Min: image.Pt(x0, 0), Max: image.Pt(x0+2, h)}, {Min: image.Pt(x1-2, 0), Max: image.Pt(x1, h)},
+	} {
+		paint.FillShape(gtx.Ops, u.colors.accent, clip.Rect(r).Op())
+	}
 	if o.dragging && !o.moving {
 		a, b := int(min(o.selX0, o.selX1)), int(max(o.selX0, o.selX1))
 		paint.FillShape(gtx.Ops, color.NRGBA{R: u.colors.accent.R, G: u.colors.accent.G, B: u.colors.accent.B, A: 0x40},

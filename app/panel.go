@@ -16,12 +16,14 @@ import (
 // bottomPanel holds the details of the selection on the left and the call tree on the right. Its
 // top edge can be dragged to resize it.
 type bottomPanel struct {
-	heightDp  float32
-	dragging  bool
-	dragStart float32
-	startH    float32
-	details   detailsPanel
-	tree      treePanel
+	heightDp float32
+	// maxHeightDp keeps room for the chart when the panel is dragged taller.
+	maxHeightDp float32
+	dragging    bool
+	dragStart   float32
+	startH      float32
+	details     detailsPanel
+	tree        treePanel
 	// highlightFn is the call-tree function whose calls the chart highlights, if any.
 	highlightFn calltree.FuncID
 }
@@ -91,14 +93,13 @@ func (p *bottomPanel) layout(gtx layout.Context, u *ui) layout.Dimensions {
 		case pointer.Drag:
 			if p.dragging {
 				h := p.startH - (e.Position.Y-p.dragStart)/gtx.Metric.PxPerDp
-				p.heightDp = min(max(h, 60), float32(gtx.Constraints.Max.Y)/gtx.Metric.PxPerDp-150)
+				p.heightDp = min(max(h, 60), p.maxHeightDp)
 			}
 		case pointer.Release, pointer.Cancel:
 			p.dragging = false
 		}
 	}
-	h := gtx.Dp(unit.Dp(p.heightDp))
-	size := image.Pt(gtx.Constraints.Max.X, h)
+	size := gtx.Constraints.Max
 	paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: size}.Op())
 	paint.FillShape(gtx.Ops, u.colors.border, clip.Rect{Max: image.Pt(size.X, gtx.Dp(2))}.Op())
 	handle := clip.Rect{Max: image.Pt(size.X, gtx.Dp(5))}.Push(gtx.Ops)
