@@ -310,7 +310,9 @@ func (c *chart) onSecondaryClick(u *ui, d *document, p f32.Point, chartY float64
 
 // layoutTooltip shows name, duration and URL of the entry under the pointer.
 func (c *chart) layoutTooltip(gtx layout.Context, u *ui, d *document) {
-	if d.hover.Kind != timeline.HitEntry || c.drag.active {
+	// No tooltip while the view moves under the pointer: it would name a different entry every
+	// frame, and its freshly shaped text is the most expensive thing to draw on software GL.
+	if d.hover.Kind != timeline.HitEntry || c.drag.active || c.fling != 0 || u.nav.active() {
 		return
 	}
 	lines := tooltipLines(d, d.hover)
