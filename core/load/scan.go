@@ -268,12 +268,14 @@ func (s *scanner) objectStart() (empty bool, err error) {
 
 // key reads an object key and its colon. The key is valid until the next scanner call.
 func (s *scanner) key() ([]byte, error) {
-	c, ok := s.peek()
-	if !ok {
-		return nil, s.eofErr()
-	}
-	if c != '"' {
-		return nil, s.errorf("expected an object key, found %s", quoteByte(c))
+	if s.pos >= s.end || s.buf[s.pos] != '"' {
+		c, ok := s.peek()
+		if !ok {
+			return nil, s.eofErr()
+		}
+		if c != '"' {
+			return nil, s.errorf("expected an object key, found %s", quoteByte(c))
+		}
 	}
 	k, err := s.str0()
 	if err != nil {
@@ -294,6 +296,19 @@ func (s *scanner) key() ([]byte, error) {
 
 // objectNext consumes ',' (more members follow) or '}' (the object ended).
 func (s *scanner) objectNext() (more bool, err error) {
+	// The usual cases, without spaces: `,"` and `}`.
+	if i := s.pos; i+1 < s.end {
+		switch s.buf[i] {
+		case ',':
+			if s.buf[i+1] == '"' {
+				s.pos = i + 1
+				return true, nil
+			}
+		case '}':
+			s.pos = i + 1
+			return false, nil
+		}
+	}
 	c, ok := s.next()
 	if !ok {
 		return false, s.eofErr()
@@ -338,6 +353,18 @@ func (s *scanner) arrayStart() (empty bool, err error) {
 
 // arrayNext consumes ',' or ']'.
 func (s *scanner) arrayNext() (more bool, err error) {
+	if i := s.pos; i+1 < s.end {
+		switch s.buf[i] {
+		case ',':
+			if c := s.buf[i+1]; c == '{' || c == '"' || (c >= '0' && c <= '9') || c == '-' {
+				s.pos = i + 1
+				return true, nil
+			}
+		case ']':
+			s.pos = i + 1
+			return false, nil
+		}
+	}
 	c, ok := s.next()
 	if !ok {
 		return false, s.eofErr()
