@@ -6,55 +6,18 @@ import (
 	"os"
 
 	"gioui.org/layout"
+
+	"flamedesk/internal/winstate"
 )
 
-// The window tests cannot read text off the screen, so with FLAMEDESK_STATE_FILE set the window
-// writes what it shows as JSON after every frame that changed it: the view, where the chart is,
-// the selection and the details lines. Pixels are still checked from screenshots; this tells the
-// test where to look and what the text says.
-const stateFileEnv = "FLAMEDESK_STATE_FILE"
-
-type shownState struct {
-	Title      string     `json:"title"`
-	Loading    bool       `json:"loading"`
-	Error      string     `json:"error"`
-	ViewStart  float64    `json:"viewStart"` // absolute µs at the chart's left edge
-	ViewEnd    float64    `json:"viewEnd"`
-	ScrollY    float64    `json:"scrollY"`
-	ChartX     int        `json:"chartX"` // the chart's top-left in window pixels, ruler included
-	ChartY     int        `json:"chartY"`
-	ChartW     int        `json:"chartW"`
-	ChartH     int        `json:"chartH"`
-	RulerH     int        `json:"rulerH"`
-	Selected   string     `json:"selected"`
-	Details    []string   `json:"details"`
-	Matches    int        `json:"matches"`
-	MatchIndex int        `json:"matchIndex"`
-	Warnings   []string   `json:"warnings"`
-	TreeRows   []string   `json:"treeRows"`
-	Crumbs     []string   `json:"crumbs"`
-	Tracks     []trackPos `json:"tracks"`
-	Timing     string     `json:"timing"` // "sampled", "refining" or "refined"
-	// TreeX, TreeY is a point inside the call tree's table, in window pixels.
-	TreeX   int    `json:"treeX"`
-	TreeY   int    `json:"treeY"`
-	TreeSel string `json:"treeSel"` // the selected call-tree function
-	Marked  int    `json:"marked"`  // entries highlighted in the chart
-}
-
-type trackPos struct {
-	Pid   int64   `json:"pid"`
-	Tid   int64   `json:"tid"`
-	RowsY float64 `json:"rowsY"` // content y of level 0
-}
-
+// stateWriter writes internal/winstate's State for the window tests when they ask for it.
 type stateWriter struct {
 	path string
 	last []byte
 }
 
 func newStateWriter() *stateWriter {
-	if p := os.Getenv(stateFileEnv); p != "" {
+	if p := os.Getenv(winstate.Env); p != "" {
 		return &stateWriter{path: p}
 	}
 	return nil
@@ -64,7 +27,7 @@ func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
 	if w == nil {
 		return
 	}
-	s := shownState{Title: title, Loading: u.job != nil, Error: u.loadErr, MatchIndex: -1, Timing: "sampled"}
+	s := winstate.State{Title: title, Loading: u.job != nil, Error: u.loadErr, MatchIndex: -1, Timing: "sampled"}
 	if u.settings.Refined {
 		s.Timing = "refined"
 		if u.timingBusy {
@@ -88,7 +51,7 @@ func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
 		for _, id := range d.model.ShownTracks() {
 			t := &d.model.Tracks[id]
 			th := d.trace.Threads[t.Thread]
-			s.Tracks = append(s.Tracks, trackPos{Pid: th.Pid, Tid: th.Tid, RowsY: t.RowsY})
+			s.Tracks = append(s.Tracks, winstate.Track{Pid: th.Pid, Tid: th.Tid, RowsY: t.RowsY})
 		}
 		size := gtx.Constraints.Max
 		panelH := gtx.Dp(unitDp(u.panel.heightDp))

@@ -12,7 +12,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -21,6 +23,20 @@ const (
 	screenW = 1600
 	screenH = 1000
 )
+
+// lockHeld reports whether an X display's lock file names a live process. A lock left behind by
+// a killed server does not count, and Xvfb itself takes over such a lock.
+func lockHeld(lock string) bool {
+	b, err := os.ReadFile(lock)
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return true
+	}
+	return syscall.Kill(pid, 0) == nil
+}
 
 // display is one private Xvfb server.
 type display struct {
@@ -33,7 +49,7 @@ func startXvfb(t *testing.T) *display {
 	t.Helper()
 	for n := 90; n < 140; n++ {
 		lock := fmt.Sprintf("/tmp/.X%d-lock", n)
-		if _, err := os.Stat(lock); err == nil {
+		if lockHeld(lock) {
 			continue
 		}
 		name := fmt.Sprintf(":%d", n)
@@ -47,7 +63,8 @@ func startXvfb(t *testing.T) *display {
 			probe.Env = append(os.Environ(), "DISPLAY="+name)
 			if probe.Run() == nil {
 				d := &display{name: name, cmd: cmd}
-				t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+				// SIGTERM, so that Xvfb removes its lock file and the display number is free again.
+				t.Cleanup(func() { _ = cmd.Process.Signal(syscall.SIGTERM); _ = cmd.Wait() })
 				return d
 			}
 			if cmd.ProcessState != nil {

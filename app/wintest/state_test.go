@@ -12,40 +12,12 @@ import (
 
 	"flamedesk/core/integrate"
 	"flamedesk/core/load"
+	"flamedesk/internal/winstate"
 	"flamedesk/timeline"
 )
 
-// shownState mirrors what the window writes to FLAMEDESK_STATE_FILE (app/teststate.go).
-type shownState struct {
-	Title      string   `json:"title"`
-	Loading    bool     `json:"loading"`
-	Error      string   `json:"error"`
-	ViewStart  float64  `json:"viewStart"`
-	ViewEnd    float64  `json:"viewEnd"`
-	ScrollY    float64  `json:"scrollY"`
-	ChartX     int      `json:"chartX"`
-	ChartY     int      `json:"chartY"`
-	ChartW     int      `json:"chartW"`
-	ChartH     int      `json:"chartH"`
-	RulerH     int      `json:"rulerH"`
-	Selected   string   `json:"selected"`
-	Details    []string `json:"details"`
-	Matches    int      `json:"matches"`
-	MatchIndex int      `json:"matchIndex"`
-	Warnings   []string `json:"warnings"`
-	TreeRows   []string `json:"treeRows"`
-	Crumbs     []string `json:"crumbs"`
-	Timing     string   `json:"timing"`
-	TreeX      int      `json:"treeX"`
-	TreeY      int      `json:"treeY"`
-	TreeSel    string   `json:"treeSel"`
-	Marked     int      `json:"marked"`
-	Tracks     []struct {
-		Pid   int64   `json:"pid"`
-		Tid   int64   `json:"tid"`
-		RowsY float64 `json:"rowsY"`
-	} `json:"tracks"`
-}
+// shownState is what the window writes to its state file.
+type shownState = winstate.State
 
 func stateFile(t *testing.T) string { return filepath.Join(t.TempDir(), "state.json") }
 

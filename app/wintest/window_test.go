@@ -288,17 +288,7 @@ func TestSelectAndSearch(t *testing.T) {
 	}
 	settle()
 	img := d.screenshot(t, "search")
-	mark := render.Light().SearchMatch
-	hits := 0
-	for yy := found.ChartY + found.RulerH; yy < found.ChartY+found.ChartH; yy++ {
-		for xx := 0; xx < found.ChartW; xx++ {
-			c := color.NRGBAModel.Convert(img.At(xx, yy)).(color.NRGBA)
-			if absDiff(c.R, mark.R)+absDiff(c.G, mark.G)+absDiff(c.B, mark.B) < 30 {
-				hits++
-			}
-		}
-	}
-	if hits < 50 {
+	if hits := highlighted(img, found); hits < 50 {
 		t.Fatalf("search matches are not highlighted: %d pixels of the highlight colour", hits)
 	}
 }
@@ -422,17 +412,7 @@ func TestCallTreePanel(t *testing.T) {
 	d.xdo(t, "mousemove", "5", "5")
 	settle()
 	img := d.screenshot(t, "calltree-highlight")
-	mark := render.Light().SearchMatch
-	hits := 0
-	for yy := sel.ChartY + sel.RulerH; yy < sel.ChartY+sel.ChartH; yy++ {
-		for xx := 0; xx < sel.ChartW; xx++ {
-			c := color.NRGBAModel.Convert(img.At(xx, yy)).(color.NRGBA)
-			if absDiff(c.R, mark.R)+absDiff(c.G, mark.G)+absDiff(c.B, mark.B) < 30 {
-				hits++
-			}
-		}
-	}
-	if hits < 20 {
+	if hits := highlighted(img, sel); hits < 20 {
 		t.Fatalf("the calls of %q are not highlighted: %d pixels of the highlight colour", sel.TreeSel, hits)
 	}
 
@@ -444,4 +424,19 @@ func TestCallTreePanel(t *testing.T) {
 	if !strings.Contains(merged.Crumbs[0], fn) {
 		t.Fatalf("breadcrumb %q does not name %q", merged.Crumbs[0], fn)
 	}
+}
+
+// highlighted counts the chart's pixels in the light theme's search-match colour.
+func highlighted(img image.Image, s shownState) int {
+	mark := render.Light().SearchMatch
+	hits := 0
+	for y := s.ChartY + s.RulerH; y < s.ChartY+s.ChartH; y++ {
+		for x := 0; x < s.ChartW; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			if absDiff(c.R, mark.R)+absDiff(c.G, mark.G)+absDiff(c.B, mark.B) < 30 {
+				hits++
+			}
+		}
+	}
+	return hits
 }
