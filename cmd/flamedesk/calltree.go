@@ -83,24 +83,11 @@ func parseCalltreeArgs(args []string, stdout, stderr io.Writer) (opts calltreeOp
 	fs.Var(&opts.transforms, "transform", "")
 	fs.IntVar(&opts.top, "top", 0, "")
 	fs.StringVar(&opts.format, "format", "text", "")
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, calltreeUsage)
-				return opts, exitOK, false
-			}
-			return opts, usageError(stderr, "calltree: %v", err), false
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+	files, code, ok := parseFileArgs(fs, "calltree", calltreeUsage, args, stdout, stderr)
+	if !ok {
+		return opts, code, false
 	}
 	switch {
-	case len(files) != 1:
-		return opts, usageError(stderr, "calltree: want exactly one FILE, got %d", len(files)), false
 	case opts.format != "text" && opts.format != "json":
 		return opts, usageError(stderr, "calltree: --format must be text or json, not %q", opts.format), false
 	case opts.top < 0:

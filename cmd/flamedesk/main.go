@@ -4,6 +4,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -70,4 +72,27 @@ func usageError(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "flamedesk: "+format+"\n", args...)
 	fmt.Fprint(stderr, "Run 'flamedesk --help' for usage.\n")
 	return exitUsage
+}
+
+// parseFileArgs parses flags that may come before or after the one FILE argument. ok is false
+// when the command should end with code (after --help, or on a usage error).
+func parseFileArgs(fs *flag.FlagSet, cmd, usage string, args []string, stdout, stderr io.Writer) (files []string, code int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, usage)
+				return nil, exitOK, false
+			}
+			return nil, usageError(stderr, "%s: %v", cmd, err), false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return nil, usageError(stderr, "%s: want exactly one FILE, got %d", cmd, len(files)), false
+	}
+	return files, exitOK, true
 }

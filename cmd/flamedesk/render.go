@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"image/png"
@@ -170,24 +169,11 @@ func parseRenderArgs(args []string, stdout, stderr io.Writer) (opt renderOptions
 	fs.Var(&opt.end, "end", "")
 	fs.StringVar(&opt.thread, "thread", "", "")
 	fs.StringVar(&opt.theme, "theme", "light", "")
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, renderUsage)
-				return opt, exitOK, false
-			}
-			return opt, usageError(stderr, "render: %v", err), false
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+	files, code, ok := parseFileArgs(fs, "render", renderUsage, args, stdout, stderr)
+	if !ok {
+		return opt, code, false
 	}
 	switch {
-	case len(files) != 1:
-		return opt, usageError(stderr, "render: want exactly one FILE, got %d", len(files)), false
 	case opt.out == "":
 		return opt, usageError(stderr, "render: -o OUT.png is required"), false
 	case opt.width < 1 || opt.height < 1 || opt.width > 16384 || opt.height > 16384:
