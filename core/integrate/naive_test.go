@@ -288,7 +288,7 @@ func randomTrace(r *rand.Rand) *core.Trace {
 
 func TestIntegratorMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for iter := 0; iter < 3000; iter++ {
+	for iter := 0; iter < 1000; iter++ {
 		tr := randomTrace(r)
 		jobs := traceJobs(tr)
 		if len(jobs) != 1 {
