@@ -10,7 +10,6 @@ package core
 
 import (
 	"fmt"
-	"sort"
 	"sync/atomic"
 )
 
@@ -313,11 +312,4 @@ func (tr *Trace) ThreadLabel(t ThreadID) string {
 		return n
 	}
 	return fmt.Sprintf("Thread %d", th.Tid)
-}
-
-// SortedWarnings is used by tests and dumps that want a stable order independent of load order.
-func (w *Warnings) SortedWarnings() []string {
-	l := w.Lines()
-	sort.Strings(l)
-	return l
 }

@@ -1,0 +1,65 @@
+package core
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestStringsInternOnce(t *testing.T) {
+	s := NewStrings()
+	if s.Get(0) != "" || s.Len() != 1 {
+		t.Fatalf("a new table must hold only the empty string as id 0")
+	}
+	a := s.InternBytes([]byte("RunTask"))
+	b := s.Intern("RunTask")
+	c := s.Intern("FunctionCall")
+	if a != b || a == c || s.Get(a) != "RunTask" || s.Get(c) != "FunctionCall" {
+		t.Fatalf("interning gave ids %d, %d, %d", a, b, c)
+	}
+	if id, ok := s.Lookup("FunctionCall"); !ok || id != c {
+		t.Fatalf("Lookup = %d, %v", id, ok)
+	}
+	if _, ok := s.Lookup("missing"); ok || s.Len() != 3 {
+		t.Fatalf("Lookup must not add: len %d", s.Len())
+	}
+	if s.Get(StrID(99)) != "" {
+		t.Fatal("an id out of range must read as the empty string")
+	}
+}
+
+func TestWarningsCountInFirstSeenOrder(t *testing.T) {
+	var w Warnings
+	w.Add("events with a non-numeric ts skipped", 36)
+	w.Addf("ProfileChunk with no Profile head (pid %d, id %s)", 7, "0x1")
+	w.Add("events with a non-numeric ts skipped", 1)
+	w.Add("nothing", 0)
+	want := []string{"37 × events with a non-numeric ts skipped", "ProfileChunk with no Profile head (pid 7, id 0x1)"}
+	if got := w.Lines(); !reflect.DeepEqual(got, want) || w.Len() != 2 {
+		t.Fatalf("Lines() = %q, want %q", got, want)
+	}
+}
+
+func TestProgressFraction(t *testing.T) {
+	var p Progress
+	if p.Fraction() != 0 {
+		t.Fatal("an unknown total must read as 0")
+	}
+	p.Total.Store(200)
+	p.Done.Store(50)
+	if p.Fraction() != 0.25 {
+		t.Fatalf("Fraction = %v", p.Fraction())
+	}
+	p.Done.Store(500)
+	if p.Fraction() != 1 {
+		t.Fatalf("Fraction past the total = %v, want 1", p.Fraction())
+	}
+	p.SetStage("building tracks")
+	if p.Stage() != "building tracks" {
+		t.Fatalf("Stage = %q", p.Stage())
+	}
+	var nilP *Progress
+	nilP.SetStage("x") // a nil progress is allowed everywhere and ignored
+	if nilP.Stage() != "" || nilP.Fraction() != 0 {
+		t.Fatal("a nil progress must read as empty")
+	}
+}
