@@ -355,6 +355,31 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		Node:    make([]int32, n),
 		Profile: -1,
 	}
+	// The nesting pass writes Self, Depth, Parent and Ref; map the pages of the columns fill
+	// writes meanwhile.
+	var touched sync.WaitGroup
+	if n >= bigJob {
+		adviseHuge(t.Start)
+		adviseHuge(t.Dur)
+		adviseHuge(t.Self)
+		adviseHuge(t.Depth)
+		adviseHuge(t.Kind)
+		adviseHuge(t.Name)
+		adviseHuge(t.Frame)
+		adviseHuge(t.Parent)
+		adviseHuge(t.Ref)
+		adviseHuge(t.Node)
+		touched.Add(1)
+		go func(start, dur []float64, kind []core.EntryKind, name []core.StrID, frame []core.FrameID, node []int32) {
+			defer touched.Done()
+			touch(start)
+			touch(dur)
+			touch(kind)
+			touch(name)
+			touch(frame)
+			touch(node)
+		}(t.Start, t.Dur, t.Kind, t.Name, t.Frame, t.Node)
+	}
 	type open struct {
 		row        int32
 		start, end float64
@@ -434,6 +459,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	if calls > 0 {
 		t.Profile = prof
 	}
+	touched.Wait()
 	fill(tr, &t, c, px)
 	if deep > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("thread %d: entries deeper than %d shown at that depth", tr.Threads[th].Tid, math.MaxUint16))

@@ -58,11 +58,14 @@ type call struct {
 // them (time order, parents before children at equal times). A deep trace makes millions of
 // them, so they live in fixed-size blocks that are never copied as the list grows.
 type calls struct {
-	blocks [][]call
+	blocks []*callBlock
 	n      int
+	source *blockSource // pre-mapped blocks for big jobs; nil to allocate them here
 }
 
-const callBlockBits = 16
+const callBlockBits = 17 // 3 MiB blocks: room for a 2 MiB huge page
+
+type callBlock [1 << callBlockBits]call
 
 func (c *calls) len() int { return c.n }
 
@@ -72,10 +75,13 @@ func (c *calls) at(i int32) *call {
 
 func (c *calls) add(x call) int32 {
 	if c.n>>callBlockBits == len(c.blocks) {
-		c.blocks = append(c.blocks, make([]call, 0, 1<<callBlockBits))
+		if c.source != nil {
+			c.blocks = append(c.blocks, c.source.next())
+		} else {
+			c.blocks = append(c.blocks, new(callBlock))
+		}
 	}
-	b := &c.blocks[len(c.blocks)-1]
-	*b = append(*b, x)
+	c.blocks[c.n>>callBlockBits][c.n&(1<<callBlockBits-1)] = x
 	c.n++
 	return int32(c.n - 1)
 }
@@ -105,6 +111,13 @@ type integrator struct {
 func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *profileIndex) calls {
 	p := px.p
 	in := &integrator{px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
+	if len(entries)+len(p.Samples) >= bigJob {
+		in.out.source = newBlockSource()
+		defer func() {
+			in.out.source.close()
+			in.out.source = nil
+		}()
+	}
 	sc := make([]sampleCall, 0, len(p.Samples))
 	for i, n := range p.Samples {
 		if n < 0 || int(n) >= len(p.NodeID) {
