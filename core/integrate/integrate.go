@@ -6,6 +6,30 @@
 // The rules are DevTools' (shared/conformance/RULES.md §3-§5, trace engine 0.0.65); the algorithms
 // are our own and run in O(n log n) in events plus samples, where DevTools' are superlinear in the
 // stack depth. Where DevTools does something odd, this package does it too and says so.
+//
+// Behaviours of the engine that RULES.md does not spell out, found in its source and matched here
+// (the conformance test covers each one that the fixtures exercise):
+//   - The "extend equal frames" step of a stack merge never shows: the truncation that follows
+//     it re-stamps every open frame. A frame's duration is the time of the last truncation it saw.
+//   - A trace event without a usable sampleTraceId merges the open stack with itself: nothing is
+//     cut, and all open frames are stamped up to the event's start.
+//   - A sampleTraceId naming the GC node (or a node whose id is 0) gives an empty stack, which
+//     cuts the frames down to the lock.
+//   - Instant events with a sampleTraceId go on the trace-event stack with zero duration, so the
+//     frames they push are cut at their own timestamp by the next item.
+//   - A GC sample before any other sample has an empty stack and becomes the "previous sample"
+//     of the GC samples after it.
+//   - An E whose name or category differs from the B on top of the (file-wide) stack is dropped,
+//     and that B keeps a zero duration.
+//   - The constructed calls are merged into the sorted events in creation order, not re-sorted.
+//   - Sample times take a detour through milliseconds (µs / 1000 × 1000), which decides ties
+//     with event times.
+//   - In CPU-profile mode, a sample with an unknown node closes every open frame and DevTools
+//     skips all later samples; the walk starts at the first timestamp at or after 0; and frames
+//     keep the .cpuprofile's own callFrame, so a missing lineNumber stays missing.
+//
+// Where flamedesk shows more than DevTools: every process is kept (DevTools drops those without
+// a frame URL), and a profiled thread without trace events still gets its ProfileCalls.
 package integrate
 
 import (
