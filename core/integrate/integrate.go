@@ -91,10 +91,15 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 				if i >= len(jobs) || ctx.Err() != nil {
 					return
 				}
-				results[i] = jobs[i].run(ctx, tr, keys)
-				if p != nil {
-					p.Done.Add(int64(jobs[i].work()))
+				reported := 0
+				report := func(n int) {
+					if p != nil {
+						p.Done.Add(int64(n))
+					}
+					reported += n
 				}
+				results[i] = jobs[i].run(ctx, tr, keys, report)
+				report(jobs[i].work() - reported)
 			}
 		}()
 	}
@@ -147,7 +152,7 @@ type result struct {
 	warnings []string
 }
 
-func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32) result {
+func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func(int)) result {
 	var r result
 	if tr.Kind == core.InputCPUProfile || tr.Kind == core.InputSelfProfile {
 		px := &tr.Profiles[j.profile]
@@ -159,7 +164,7 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32) result {
 	var px *profileIndex
 	if j.profile >= 0 {
 		px = newProfileIndex(tr, &tr.Profiles[j.profile], keys)
-		c = integrateSamples(ctx, tr, j.entries, px)
+		c = integrateSamples(ctx, tr, j.entries, px, report)
 	}
 	r.track = treify(tr, j.thread, j.entries, &c, px, j.profile, &r.warnings)
 	return r

@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -254,4 +255,28 @@ func TestCPUProfileHole(t *testing.T) {
 	pb.done()
 	Build(b.tr)
 	wantRows(t, b.tr, 0, []row{pcall("A", 0, 10, 0)})
+}
+
+// BuildContext counts its work in the progress and stops on cancellation without tracks.
+func TestBuildContextProgressAndCancel(t *testing.T) {
+	b := newBuilder()
+	b.event(0, 'X', "FunctionCall", 0, 100)
+	pb := b.profile(0)
+	a := pb.fn(0, "A")
+	for i := 0; i < 10; i++ {
+		pb.sample(a, float64(10+i))
+	}
+	pb.done()
+	var p core.Progress
+	if err := BuildContext(context.Background(), b.tr, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Total.Load() != 11 || p.Done.Load() != 11 || p.Stage() != "building tracks" || len(b.tr.Tracks) != 1 {
+		t.Errorf("progress %d/%d %q, %d tracks", p.Done.Load(), p.Total.Load(), p.Stage(), len(b.tr.Tracks))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := BuildContext(ctx, b.tr, nil); err != context.Canceled || len(b.tr.Tracks) != 0 {
+		t.Errorf("cancelled build: err %v, %d tracks", err, len(b.tr.Tracks))
+	}
 }

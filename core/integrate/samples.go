@@ -107,8 +107,9 @@ type integrator struct {
 }
 
 // integrateSamples builds a thread's ProfileCalls from its sorted entries and its profile. When ctx
-// is cancelled it stops early; the caller discards the result.
-func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *profileIndex) calls {
+// is cancelled it stops early; the caller discards the result. report, when not nil, is told
+// every so often how many entries and samples were walked since it was last told.
+func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *profileIndex, report func(int)) calls {
 	p := px.p
 	in := &integrator{px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
 	if len(entries)+len(p.Samples) >= bigJob {
@@ -129,8 +130,13 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 	var evStack []int32 // open trace events, as indexes into entries
 	ei, si := 0, 0
 	for steps := 0; ei < len(entries) || si < len(sc); steps++ {
-		if steps&0xffff == 0xffff && ctx.Err() != nil {
-			break
+		if steps&0xffff == 0xffff {
+			if report != nil {
+				report(0x10000)
+			}
+			if ctx.Err() != nil {
+				break
+			}
 		}
 		var isSample bool
 		var ts float64
