@@ -48,7 +48,8 @@ type walker struct {
 }
 
 func (w *walker) slot(i int) int {
-	s := i + 2
+	s := max(i+2, 0) // only a malformed model closes further past the root
+
 	for s >= len(w.startMs) {
 		w.startMs = append(w.startMs, 0)
 		w.childDurMs = append(w.childDurMs, 0)
@@ -142,11 +143,16 @@ func (w *walker) run() {
 			w.gcParent = none
 		}
 		w.pending = w.pending[:0]
-		for node != none && p.NodeDepth[node] > p.NodeDepth[prev] {
+		// The model's parent links and depths agree, so these walks end at the common
+		// ancestor; the budget only stops a malformed model from looping.
+		budget := 2*len(p.NodeID) + 4
+		for node != none && p.NodeDepth[node] > p.NodeDepth[prev] && budget > 0 {
+			budget--
 			w.pending = append(w.pending, node)
 			node = w.parentOf(node)
 		}
-		for prev != none && prev != node {
+		for prev != none && prev != node && budget > 0 {
+			budget--
 			w.close(t)
 			if node != none && p.NodeDepth[node] == p.NodeDepth[prev] {
 				w.pending = append(w.pending, node)
@@ -176,7 +182,9 @@ func (w *walker) run() {
 		w.close(end)
 		w.prevID = w.gcParent
 	}
-	for v := w.prevID; w.valid(v) && w.valid(p.NodeParent[v]); v = p.NodeParent[v] {
+	budget := len(p.NodeID)
+	for v := w.prevID; w.valid(v) && w.valid(p.NodeParent[v]) && budget > 0; v = p.NodeParent[v] {
+		budget--
 		w.close(end)
 	}
 }

@@ -319,6 +319,9 @@ func traceJobs(tr *core.Trace) []job {
 	}
 	for i := range tr.Profiles {
 		th := tr.Profiles[i].Thread
+		if !usable(tr, &tr.Profiles[i]) {
+			continue
+		}
 		if int(th) >= nThreads {
 			tr.Warnings.Addf("profile %s refers to an unknown thread: skipped", tr.Strings.Get(tr.Profiles[i].ProfileID))
 			continue
@@ -351,6 +354,9 @@ func profileJobs(tr *core.Trace) []job {
 	var jobs []job
 	for i := range tr.Profiles {
 		p := &tr.Profiles[i]
+		if !usable(tr, p) {
+			continue
+		}
 		if int(p.Thread) >= len(tr.Threads) {
 			tr.Warnings.Addf("profile %s refers to an unknown thread: skipped", tr.Strings.Get(p.ProfileID))
 			continue
@@ -358,6 +364,21 @@ func profileJobs(tr *core.Trace) []job {
 		jobs = append(jobs, job{thread: p.Thread, profile: int32(i), samples: len(p.Samples)})
 	}
 	return jobs
+}
+
+// usable checks that a profile's columns agree in length and its special nodes are in range,
+// which everything below relies on; a profile that fails is skipped with a warning.
+func usable(tr *core.Trace, p *core.ProfileModel) bool {
+	n := len(p.NodeID)
+	ok := len(p.NodeParent) == n && len(p.NodeDepth) == n && len(p.NodeFrame) == n &&
+		len(p.Timestamps) >= len(p.Samples) && p.RootNode >= 0 && int(p.RootNode) < n
+	for _, m := range []int32{p.ProgramNode, p.IdleNode, p.GCNode} {
+		ok = ok && m < int32(n)
+	}
+	if !ok {
+		tr.Warnings.Addf("profile %s (pid %d, tid %d) is inconsistent: no ProfileCalls built from it", tr.Strings.Get(p.ProfileID), p.Pid, p.Tid)
+	}
+	return ok
 }
 
 // treify merges the thread's sorted entries with its ProfileCalls and nests them (RULES.md §4):

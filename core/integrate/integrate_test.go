@@ -3,6 +3,7 @@ package integrate
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"flamedesk/core"
@@ -278,5 +279,40 @@ func TestBuildContextProgressAndCancel(t *testing.T) {
 	cancel()
 	if err := BuildContext(ctx, b.tr, nil); err != context.Canceled || len(b.tr.Tracks) != 0 {
 		t.Errorf("cancelled build: err %v, %d tracks", err, len(b.tr.Tracks))
+	}
+}
+
+// Malformed models (parent cycles, depths that disagree with parents, samples and trace ids out
+// of range, NaN times) must neither panic nor hang, in both modes.
+func TestMalformedProfilesDoNotPanic(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for iter := 0; iter < 500; iter++ {
+		tr := randomTrace(r)
+		p := &tr.Profiles[0]
+		n := int32(len(p.NodeID))
+		for k := 0; k < 3; k++ {
+			switch r.IntN(6) {
+			case 0:
+				p.NodeParent[r.Int32N(n)] = r.Int32N(n) // may make a cycle
+			case 1:
+				p.NodeDepth[r.Int32N(n)] = r.Int32N(5) - 1
+			case 2:
+				p.NodeParent[r.Int32N(n)] = n + 5
+			case 3:
+				if len(p.Samples) > 0 {
+					p.Samples[r.IntN(len(p.Samples))] = n + 3
+				}
+			case 4:
+				p.TraceIDNode[1] = n + 9
+			case 5:
+				if len(p.Timestamps) > 0 {
+					p.Timestamps[r.IntN(len(p.Timestamps))] = math.NaN()
+				}
+			}
+		}
+		if iter%2 == 1 {
+			tr.Kind = core.InputCPUProfile
+		}
+		Build(tr)
 	}
 }
