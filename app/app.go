@@ -23,7 +23,6 @@ import (
 	"gioui.org/op/paint"
 	"gioui.org/text"
 	"gioui.org/unit"
-	"gioui.org/widget"
 	"gioui.org/widget/material"
 
 	"flamedesk/app/wmicon"
@@ -78,6 +77,7 @@ type ui struct {
 	keyFilters []event.Filter
 	focusSet   bool
 
+	text       chromeText
 	state      *stateWriter
 	title      string
 	timingBusy bool // the refinement is being computed
@@ -251,6 +251,7 @@ func (u *ui) frame(gtx layout.Context) {
 	u.toolbar.layoutRecentMenu(gtx, u)
 	u.help.layout(gtx, u)
 	u.state.write(gtx, u, u.title)
+	u.text.painter.EndFrame()
 	if !u.focusSet {
 		u.focusSet = true
 		gtx.Execute(key.FocusCmd{Tag: u})
@@ -289,29 +290,6 @@ func (u *ui) layoutProgress(gtx layout.Context) {
 			}),
 		)
 	})
-}
-
-// label draws one line of chrome text.
-func (u *ui) label(gtx layout.Context, s string) layout.Dimensions {
-	return u.labelStyle(s).Layout(gtx)
-}
-
-func (u *ui) labelStyle(s string) material.LabelStyle {
-	l := material.Body2(u.th, s)
-	l.MaxLines = 1
-	l.Color = u.colors.text
-	return l
-}
-
-// smallButton is the flat toolbar button used everywhere in the chrome.
-func (u *ui) smallButton(gtx layout.Context, c *widget.Clickable, s string) layout.Dimensions {
-	b := material.Button(u.th, c, s)
-	b.TextSize = unit.Sp(12)
-	b.Inset = layout.Inset{Top: unit.Dp(4), Bottom: unit.Dp(4), Left: unit.Dp(8), Right: unit.Dp(8)}
-	b.Background = u.colors.button
-	b.Color = u.colors.text
-	b.CornerRadius = unit.Dp(3)
-	return b.Layout(gtx)
 }
 
 // pointerFilter is the filter every interactive area of the window uses.

@@ -460,9 +460,7 @@ func (p *treePanel) layoutCrumbs(gtx layout.Context, u *ui) layout.Dimensions {
 	if p.message != "" {
 		children = append(children, layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 			return layout.Inset{Left: unit.Dp(8)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
-				l := u.labelStyle(p.message)
-				l.Color = u.colors.warn
-				return l.Layout(gtx)
+				return u.drawText(gtx, p.message, u.colors.warn)
 			})
 		}))
 	}

@@ -380,7 +380,7 @@ func formatDuration(us float64) string {
 	}
 }
 
-// paintMode is how the chart's bars reach the GPU. FLAMEDESK_PAINT=paths|image|rects overrides
+// paintMode is how the chart's bars reach the GPU. FLAMEDESK_PAINT=frame|rects|image|paths overrides
 // the default, for measuring on a given machine.
 func paintMode() render.GioMode {
 	switch os.Getenv("FLAMEDESK_PAINT") {
@@ -390,6 +390,10 @@ func paintMode() render.GioMode {
 		return render.GioRects
 	case "image":
 		return render.GioImage
+	case "frame":
+		return render.GioFrame
 	}
-	return render.GioRects // the fastest on software GL (render/gio.go has the measurements)
+	// One image per frame: on Mesa's software GL it measured 20–25 ms per frame at p50 on
+	// gen-trace-large where one draw per bar took 55–130 ms (scripts/framebench.sh).
+	return render.GioFrame
 }

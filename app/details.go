@@ -61,9 +61,7 @@ func (p *detailsPanel) layout(gtx layout.Context, u *ui) layout.Dimensions {
 					return u.mutedLabel(gtx, l.label)
 				}),
 				layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
-					lbl := u.labelStyle(l.value)
-					lbl.MaxLines = 0
-					return lbl.Layout(gtx)
+					return u.label(gtx, l.value)
 				}),
 			)
 		})

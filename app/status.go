@@ -73,12 +73,11 @@ func (s *statusBar) layout(gtx layout.Context, u *ui) layout.Dimensions {
 						layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.mutedLabel(gtx, text) }),
 						layout.Rigid(layout.Spacer{Width: unit.Dp(16)}.Layout),
 						layout.Rigid(func(gtx layout.Context) layout.Dimensions {
-							l := u.labelStyle(warn)
-							l.Color = u.colors.warn
+							c := u.colors.warn
 							if u.loadErr != "" {
-								l.Color = u.colors.errText
+								c = u.colors.errText
 							}
-							return l.Layout(gtx)
+							return u.drawText(gtx, warn, c)
 						}),
 					)
 				})

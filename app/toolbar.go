@@ -145,10 +145,3 @@ func (t *toolbar) layoutRecentMenu(gtx layout.Context, u *ui) {
 	paint.FillShape(gtx.Ops, u.colors.border, clip.Stroke{Path: clip.Rect{Max: dims.Size}.Path(), Width: 1}.Op())
 	call.Add(gtx.Ops)
 }
-
-// mutedLabel draws secondary chrome text.
-func (u *ui) mutedLabel(gtx layout.Context, s string) layout.Dimensions {
-	l := u.labelStyle(s)
-	l.Color = u.colors.muted
-	return l.Layout(gtx)
-}

@@ -58,6 +58,10 @@ const (
 	// GioImage rasterises the layers below the highlights with ImagePainter into one image and
 	// draws it as a texture; text and chrome are still Gio ops.
 	GioImage
+	// GioFrame composites the whole draw list on the CPU with ImagePainter (labels from cached
+	// masks) and hands Gio one image: a single texture upload and a single draw per frame, which
+	// is what software GL does best when bars number in the thousands.
+	GioFrame
 )
 
 // GioPainter paints draw lists with Gio. The zero value is ready to use. It rasterises each
@@ -129,6 +133,10 @@ func (p *GioPainter) init() {
 func (p *GioPainter) Paint(ops *op.Ops, l *DrawList) {
 	p.init()
 	p.frame++
+	if p.Mode == GioFrame {
+		p.paintFrameAsImage(ops, l)
+		return
+	}
 	paint.FillShape(ops, l.Background, clip.Rect{Max: image.Pt(l.Width, l.Height)}.Op())
 	start := 0
 	if p.Mode == GioImage {
@@ -276,6 +284,28 @@ func mod(a, m int) int { return ((a % m) + m) % m }
 
 // bitmapText draws a label from its cached image, rasterising it on first use.
 func (p *GioPainter) bitmapText(ops *op.Ops, t Text, b []byte) {
+	drawBitmapText(p, ops, t, b)
+}
+
+// DrawText draws s in f and c with the left end of its baseline at (x, y), from the same kind of
+// cache of rasterised labels the chart uses: on software GL a cached label costs one image draw,
+// where shaped text costs a path rasterised every frame. Call EndFrame once per frame so that
+// labels no longer drawn are forgotten.
+func (p *GioPainter) DrawText(ops *op.Ops, f Font, c color.NRGBA, x, y float32, s string) {
+	p.init()
+	drawBitmapText(p, ops, Text{X: x, Y: y, Font: f, Color: c}, s)
+}
+
+// EndFrame ends a frame of DrawText calls (Paint does this by itself).
+func (p *GioPainter) EndFrame() {
+	p.frame++
+	if p.frame%64 == 0 {
+		p.evict()
+	}
+}
+
+// drawBitmapText is bitmapText for bytes and strings alike, without converting either on a hit.
+func drawBitmapText[S ~string | ~[]byte](p *GioPainter, ops *op.Ops, t Text, b S) {
 	style := textStyle{font: t.Font, color: t.Color}
 	byString := p.bitmaps[style]
 	if byString == nil {
@@ -284,7 +314,7 @@ func (p *GioPainter) bitmapText(ops *op.Ops, t Text, b []byte) {
 	}
 	bt, ok := byString[string(b)]
 	if !ok {
-		bt = p.rasterise(t.Font, t.Color, b)
+		bt = p.rasterise(t.Font, t.Color, []byte(b))
 		byString[string(b)] = bt
 	}
 	bt.used = p.frame
@@ -409,5 +439,24 @@ func (p *GioPainter) paintBarsAsImage(ops *op.Ops, l *DrawList) {
 	// A new ImageOp each frame: Gio takes an image as immutable and uploads it again only for a
 	// new op.
 	paint.NewImageOp(img).Add(ops)
+	paint.PaintOp{}.Add(ops)
+}
+
+// paintFrameAsImage draws the whole list into one image (GioFrame).
+func (p *GioPainter) paintFrameAsImage(ops *op.Ops, l *DrawList) {
+	img := p.imgs[p.frame%2]
+	if img == nil || img.Bounds().Dx() != l.Width || img.Bounds().Dy() != l.Height {
+		img = image.NewRGBA(image.Rect(0, 0, l.Width, l.Height))
+		p.imgs[p.frame%2] = img
+	}
+	if p.imgPnt == nil {
+		p.imgPnt = NewImagePainter()
+		p.imgPnt.CacheText = true
+	}
+	p.imgPnt.Paint(img, l)
+	// Nearest filtering: the image maps 1:1 to pixels, and no mipmaps need building per frame.
+	im := paint.NewImageOp(img)
+	im.Filter = paint.FilterNearest
+	im.Add(ops)
 	paint.PaintOp{}.Add(ops)
 }

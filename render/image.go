@@ -18,7 +18,30 @@ import (
 type ImagePainter struct {
 	faces map[Font]font.Face
 	rast  vector.Rasterizer
+	// CacheText keeps each distinct label as a coverage mask after drawing it once, so that
+	// painting frame after frame (GioFrame) composites labels instead of rasterising glyphs.
+	CacheText bool
+	masks     map[maskKey]*textMask
+	// hatch is the hatching of a whole frame, rasterised once per size and style when CacheText
+	// is set; merged spans copy their part of it. The stripes are anchored to the frame's grid, so
+	// the part equals what rasterising the span alone gives.
+	hatch    *image.RGBA
+	hatchFor Hatch
 }
+
+type maskKey struct {
+	font Font
+	text string
+}
+
+// textMask is a label's coverage, placed relative to the left end of its baseline.
+type textMask struct {
+	mask   *image.Alpha
+	dx, dy int
+}
+
+// maxMasks bounds the label cache; past it the cache starts afresh.
+const maxMasks = 20000
 
 // NewImagePainter returns a painter.
 func NewImagePainter() *ImagePainter {
@@ -47,7 +70,13 @@ func (p *ImagePainter) Paint(img *image.RGBA, l *DrawList) {
 				draw.Draw(img, pixelRect(r).Intersect(img.Bounds()), src, image.Point{}, op)
 			}
 		}
-		if len(ly.Hatches) > 0 {
+		if len(ly.Hatches) > 0 && p.CacheText {
+			frame := p.hatchFrame(img.Bounds(), l.Hatch)
+			for _, r := range ly.Hatches {
+				bounds := pixelRect(r).Intersect(img.Bounds())
+				draw.Draw(img, bounds, frame, bounds.Min, draw.Over)
+			}
+		} else if len(ly.Hatches) > 0 {
 			src := image.NewUniform(l.Hatch.Color)
 			for _, r := range ly.Hatches {
 				bounds := pixelRect(r).Intersect(img.Bounds())
@@ -69,6 +98,10 @@ func (p *ImagePainter) Paint(img *image.RGBA, l *DrawList) {
 			p.rast.Draw(img, bounds, image.NewUniform(t.Color), image.Point{})
 		}
 		for _, t := range ly.Texts {
+			if p.CacheText {
+				p.drawCachedText(img, t, l.TextBytes(t))
+				continue
+			}
 			d := font.Drawer{
 				Dst:  img,
 				Src:  image.NewUniform(t.Color),
@@ -78,6 +111,48 @@ func (p *ImagePainter) Paint(img *image.RGBA, l *DrawList) {
 			d.DrawBytes(l.TextBytes(t))
 		}
 	}
+}
+
+// hatchFrame returns the hatching of a frame of the given bounds, rasterising it when new.
+func (p *ImagePainter) hatchFrame(bounds image.Rectangle, h Hatch) *image.RGBA {
+	if p.hatch != nil && p.hatch.Bounds() == bounds && p.hatchFor == h {
+		return p.hatch
+	}
+	p.hatch, p.hatchFor = image.NewRGBA(bounds), h
+	r := Rect{X0: float32(bounds.Min.X), Y0: float32(bounds.Min.Y), X1: float32(bounds.Max.X), Y1: float32(bounds.Max.Y)}
+	p.beginShape(bounds)
+	HatchStripes(r, h, func(pts [][2]float32) { p.addPolygon(bounds, pts) })
+	p.rast.Draw(p.hatch, bounds, image.NewUniform(h.Color), image.Point{})
+	return p.hatch
+}
+
+// drawCachedText composites a label from its mask, rasterising the mask on first use.
+func (p *ImagePainter) drawCachedText(img *image.RGBA, t Text, b []byte) {
+	if p.masks == nil || len(p.masks) > maxMasks {
+		p.masks = map[maskKey]*textMask{}
+	}
+	m, ok := p.masks[maskKey{t.Font, string(b)}]
+	if !ok {
+		m = &textMask{}
+		face := p.face(t.Font)
+		bounds, _ := font.BoundBytes(face, b)
+		x0, y0 := bounds.Min.X.Floor(), bounds.Min.Y.Floor()
+		x1, y1 := bounds.Max.X.Ceil(), bounds.Max.Y.Ceil()
+		if x1 > x0 && y1 > y0 {
+			m.mask = image.NewAlpha(image.Rect(0, 0, x1-x0, y1-y0))
+			m.dx, m.dy = x0, y0
+			d := font.Drawer{Dst: m.mask, Src: image.Opaque, Face: face, Dot: fixed.P(-x0, -y0)}
+			d.DrawBytes(b)
+		}
+		p.masks[maskKey{t.Font, string(b)}] = m
+	}
+	if m.mask == nil {
+		return
+	}
+	x := int(math.Round(float64(t.X))) + m.dx
+	y := int(math.Round(float64(t.Y))) + m.dy
+	r := image.Rect(x, y, x+m.mask.Rect.Dx(), y+m.mask.Rect.Dy())
+	draw.DrawMask(img, r, image.NewUniform(t.Color), image.Point{}, m.mask, image.Point{}, draw.Over)
 }
 
 func (p *ImagePainter) face(f Font) font.Face {
