@@ -78,7 +78,9 @@ func (t *toolbar) layout(u *ui) layout.Widget {
 				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.smallButton(gtx, &t.recentBtn, "Recent ▼") }),
 				gap,
 				layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
-					return layout.W.Layout(gtx, func(gtx layout.Context) layout.Dimensions { return u.label(gtx, name) })
+					// Without a minimum height the Flex centres the label like the buttons.
+					gtx.Constraints.Min.Y = 0
+					return u.label(gtx, name)
 				}),
 				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.smallButton(gtx, &t.timing, timing) }),
 				gap,
