@@ -8,7 +8,7 @@ FUZZTIME    ?= 30s
 FILE        ?=
 BENCHTIME   ?= 3x
 
-.PHONY: all deps build run test fmt-check vet staticcheck unit window-test bench fuzz clean
+.PHONY: all deps build run test fmt-check vet staticcheck unit cross window-test windows bench fuzz clean
 
 all: build
 
@@ -21,7 +21,7 @@ build:
 run: deps build
 	./$(BIN) $(FILE)
 
-test: deps fmt-check vet staticcheck unit window-test
+test: deps fmt-check vet staticcheck unit cross window-test
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
@@ -35,6 +35,14 @@ staticcheck:
 
 unit:
 	$(GO) test -race ./...
+
+# Windows builds without cgo; CI checks that it still does.
+cross:
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/flamedesk
+
+# bin/flamedesk.exe, a GUI-subsystem binary (no console window).
+windows:
+	GOOS=windows GOARCH=amd64 $(GO) build -ldflags '$(LDFLAGS) -H=windowsgui' -o bin/flamedesk.exe ./cmd/flamedesk
 
 # The window tests start their own Xvfb and drive the real binary with xdotool.
 window-test: build

@@ -24,9 +24,6 @@ import (
 	"gioui.org/text"
 	"gioui.org/unit"
 	"gioui.org/widget/material"
-
-	"flamedesk/app/wmicon"
-	"flamedesk/assets"
 )
 
 // Options configure the window.
@@ -60,7 +57,8 @@ type ui struct {
 	job     *loadJob
 	doc     *document
 	loadErr string
-	x11     uint64 // our X window id, for modal dialogs
+	x11     uint64  // our X window id, for modal dialogs
+	hwnd    uintptr // our Windows handle, for modal dialogs
 
 	toolbar  toolbar
 	overview overview
@@ -126,12 +124,6 @@ func (u *ui) loop() error {
 				u.job.cancel()
 			}
 			return e.Err
-		case gioapp.X11ViewEvent:
-			u.x11 = uint64(e.Window)
-			if e.Valid() {
-				// Gio has no icon option on X11; a missing icon is cosmetic, so errors are ignored.
-				_ = wmicon.SetX11(e.Display, e.Window, assets.WindowIconPNGs...)
-			}
 		case gioapp.FrameEvent:
 			began := time.Now()
 			gtx := gioapp.NewContext(&ops, e)
@@ -144,6 +136,8 @@ func (u *ui) loop() error {
 			}
 			e.Frame(gtx.Ops)
 			u.stats.add(began, time.Since(began))
+		default:
+			u.viewEvent(e)
 		}
 	}
 }

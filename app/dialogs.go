@@ -26,7 +26,7 @@ func (d *dialogState) open(u *ui) {
 		return
 	}
 	d.pending, d.done = true, false
-	opts := dialog.Options{ParentX11: u.x11}
+	opts := dialog.Options{ParentX11: u.x11, ParentHWND: u.hwnd}
 	if u.doc != nil && u.doc.path != "" {
 		opts.Dir = dirOf(u.doc.path)
 	}
