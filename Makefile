@@ -6,9 +6,11 @@ LDFLAGS     := -X main.version=$(VERSION)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 30s
 FILE        ?=
+PREFIX      ?= $(HOME)/.local
+ICON_SIZES  := 16 22 24 32 48 64 128 256 512
 BENCHTIME   ?= 3x
 
-.PHONY: all deps build run test fmt-check vet staticcheck unit cross window-test windows bench fuzz clean
+.PHONY: all deps build run test fmt-check vet staticcheck unit cross install-check window-test windows install uninstall bench fuzz clean
 
 all: build
 
@@ -21,7 +23,7 @@ build:
 run: deps build
 	./$(BIN) $(FILE)
 
-test: deps fmt-check vet staticcheck unit cross window-test
+test: deps fmt-check vet staticcheck unit cross install-check window-test
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
@@ -43,6 +45,40 @@ cross:
 # bin/flamedesk.exe, a GUI-subsystem binary (no console window).
 windows:
 	GOOS=windows GOARCH=amd64 $(GO) build -ldflags '$(LDFLAGS) -H=windowsgui' -o bin/flamedesk.exe ./cmd/flamedesk
+
+# Installs the binary, the desktop entry, the icons and the MIME types under PREFIX, then refreshes
+# the desktop and MIME databases where their tools exist.
+install: build
+	install -Dm755 $(BIN) $(PREFIX)/bin/flamedesk
+	install -Dm644 packaging/linux/flamedesk.desktop $(PREFIX)/share/applications/flamedesk.desktop
+	install -Dm644 packaging/linux/flamedesk-mime.xml $(PREFIX)/share/mime/packages/flamedesk.xml
+	install -Dm644 assets/icon.svg $(PREFIX)/share/icons/hicolor/scalable/apps/flamedesk.svg
+	for s in $(ICON_SIZES); do \
+	  install -Dm644 assets/icons/flamedesk-$$s.png $(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/flamedesk.png; \
+	done
+	-command -v update-desktop-database >/dev/null && update-desktop-database -q $(PREFIX)/share/applications
+	-command -v update-mime-database >/dev/null && update-mime-database $(PREFIX)/share/mime
+	-command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t $(PREFIX)/share/icons/hicolor
+	@echo "installed under $(PREFIX)"
+
+uninstall:
+	rm -f $(PREFIX)/bin/flamedesk $(PREFIX)/share/applications/flamedesk.desktop \
+	  $(PREFIX)/share/mime/packages/flamedesk.xml $(PREFIX)/share/icons/hicolor/scalable/apps/flamedesk.svg
+	for s in $(ICON_SIZES); do rm -f $(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/flamedesk.png; done
+	-command -v update-desktop-database >/dev/null && update-desktop-database -q $(PREFIX)/share/applications
+	-command -v update-mime-database >/dev/null && update-mime-database $(PREFIX)/share/mime
+
+# Installs into a scratch prefix, validates the desktop entry and the MIME types, and uninstalls.
+install-check:
+	@set -e; d=$$(mktemp -d); \
+	$(MAKE) -s install PREFIX=$$d >/dev/null; \
+	desktop-file-validate $$d/share/applications/flamedesk.desktop; \
+	test -x $$d/bin/flamedesk; \
+	test -f $$d/share/mime/application/x-cpuprofile.xml; \
+	test -f $$d/share/icons/hicolor/48x48/apps/flamedesk.png; \
+	$(MAKE) -s uninstall PREFIX=$$d >/dev/null 2>&1; \
+	test ! -e $$d/bin/flamedesk; \
+	rm -rf $$d; echo "install-check: ok"
 
 # The window tests start their own Xvfb and drive the real binary with xdotool.
 window-test: build
