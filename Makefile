@@ -71,7 +71,7 @@ uninstall:
 # Installs into a scratch prefix, validates the desktop entry and the MIME types, and uninstalls.
 install-check:
 	@set -e; d=$$(mktemp -d); \
-	$(MAKE) -s install PREFIX=$$d >/dev/null; \
+	$(MAKE) -s install PREFIX=$$d >/dev/null 2>&1; \
 	desktop-file-validate $$d/share/applications/flamedesk.desktop; \
 	test -x $$d/bin/flamedesk; \
 	test -f $$d/share/mime/application/x-cpuprofile.xml; \
