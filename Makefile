@@ -98,3 +98,56 @@ fuzz:
 clean:
 	rm -rf bin dist
 	$(GO) clean -testcache
+
+# ==== desktop packaging: icons, Windows resources, macOS bundle, desktop tests ====================
+# One block from the packaging work (issue 8), to be merged by the lead. It adds a prerequisite to
+# `windows` (the resources) and to `test` (the two desktop end-to-end tests); every other target
+# here is new. See packaging/README.md.
+GOWINRES    := github.com/tc-hib/go-winres@v0.3.3
+# Windows wants a four-number file version: the x.y.z of VERSION (a git tag vx.y.z), else 0.1.0.
+WIN_VERSION := $(or $(shell printf '%s\n' '$(VERSION)' | sed -n 's/^v\{0,1\}\([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\).*/\1.0/p'),0.1.0.0)
+MACOS_APP   ?= dist/flamedesk.app
+MACOS_BIN   ?=
+
+.PHONY: icons winres macos dialog-e2e desktop-e2e packaging-test
+
+# Redraws the PNG sizes and the macOS .icns from assets/icon.svg (pure Go, byte-for-byte
+# reproducible); the output is committed, and go test ./packaging/icongen fails when it is stale.
+icons:
+	$(GO) run ./packaging/icongen -svg assets/icon.svg -png-dir assets/icons -icns packaging/macos/flamedesk.icns
+
+# `make windows` embeds the icon, the version resource and the manifest: go-winres writes
+# cmd/flamedesk/rsrc_windows_*.syso (ignored by git, made afresh on every build), which go build
+# links into Windows binaries only.
+windows: winres
+
+winres:
+	$(GO) run $(GOWINRES) make --in packaging/windows/winres.json --arch amd64,arm64 \
+	  --out cmd/flamedesk/rsrc --file-version $(WIN_VERSION) --product-version '$(VERSION)'
+
+# flamedesk.app with Info.plist (document types) and the .icns. Gio needs cgo and Apple's SDK on
+# macOS, so the binary is built on a Mac; elsewhere MACOS_BIN=path assembles a bundle around a
+# binary built there.
+macos:
+ifeq ($(shell uname -s),Darwin)
+	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o dist/flamedesk-darwin ./cmd/flamedesk
+	sh packaging/macos/bundle.sh dist/flamedesk-darwin $(MACOS_APP) '$(VERSION)'
+else ifneq ($(MACOS_BIN),)
+	sh packaging/macos/bundle.sh '$(MACOS_BIN)' $(MACOS_APP) '$(VERSION)'
+else
+	@echo "make macos: build on a Mac, or give MACOS_BIN=path/to/a/darwin/flamedesk to assemble the bundle" >&2; exit 1
+endif
+
+# Ctrl+O in the real window, then the portal, zenity and builtin dialogs driven with xdotool.
+dialog-e2e: build
+	packaging/test/e2e-dialog.sh $(CURDIR)/$(BIN)
+
+# make install into a scratch prefix, MIME types, default application, a double click (gio open).
+desktop-e2e:
+	packaging/test/desktop-e2e.sh
+
+packaging-test:
+	$(GO) test ./packaging/... ./app/dialog/... ./app/recent/... ./app/wmicon/...
+
+test: dialog-e2e desktop-e2e
+# ==== end of desktop packaging =====================================================================
