@@ -118,6 +118,10 @@ for backend in $backends; do
 		failed=$((failed + 1))
 	fi
 done
-echo "screenshots: $out"
 echo "$passed passed, $failed failed"
+if [ "$failed" -eq 0 ] && [ -z "${E2E_OUT:-}" ]; then
+	rm -rf "$work"
+else
+	echo "screenshots and logs: $out"
+fi
 [ "$failed" -eq 0 ]
