@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the open-file dialog under Xvfb, as a user would drive it: start the app,
-# press Ctrl+O, find the dialog window, type a fixture's path, press Enter, and check that the
-# window title becomes "flamedesk — NAME". Each backend runs in a session of its own
+# press Ctrl+O and cancel with Escape (the title must not change), press Ctrl+O again, find the
+# dialog window, type a fixture's path, press Enter, and check that the window title becomes
+# "flamedesk — NAME". Each backend runs in a session of its own
 # (dbus-run-session, a fresh HOME), forced with FLAMEDESK_DIALOG:
 #   portal   xdg-desktop-portal + xdg-desktop-portal-gtk over D-Bus
 #   zenity   the zenity fallback
@@ -69,9 +70,29 @@ main=$(timeout 60 xdotool search --sync --onlyvisible --name '^flamedesk' | head
 [ -n "$main" ] || fail "the app window never appeared"
 xdotool mousemove --window "$main" 300 300
 sleep 1
+before=$(xdotool getwindowname "$main")
+# First cancel with Escape: the dialog goes away and nothing changes.
 xdotool key ctrl+o
 dialog=$(timeout 60 xdotool search --sync --onlyvisible --name "^$dialog_title\$" | head -1)
 [ -n "$dialog" ] || fail "no dialog window after Ctrl+O"
+sleep 2
+xdotool windowfocus --sync "$dialog" 2>/dev/null
+xdotool mousemove --window "$dialog" 400 250
+sleep 0.3
+xdotool key Escape
+for _ in $(seq 100); do
+	[ -z "$(xdotool search --onlyvisible --name "^$dialog_title\$" 2>/dev/null)" ] && break
+	sleep 0.1
+done
+[ -z "$(xdotool search --onlyvisible --name "^$dialog_title\$" 2>/dev/null)" ] || fail "Escape did not close the dialog"
+sleep 0.5
+[ "$(xdotool getwindowname "$main")" = "$before" ] || fail "cancel changed the title to '$(xdotool getwindowname "$main")'"
+xdotool mousemove --window "$main" 300 300
+sleep 0.5
+# Then open a file.
+xdotool key ctrl+o
+dialog=$(timeout 60 xdotool search --sync --onlyvisible --name "^$dialog_title\$" | head -1)
+[ -n "$dialog" ] || fail "no dialog window after the second Ctrl+O"
 sleep 2 # let the chooser finish drawing and loading its folder
 xdotool windowfocus --sync "$dialog" 2>/dev/null
 xdotool mousemove --window "$dialog" 400 250
