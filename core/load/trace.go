@@ -95,11 +95,11 @@ type loader struct {
 
 // counts are warnings counted during the hot loop and turned into messages at the end.
 type counts struct {
-	noTs, badTs, badDur, badPid, argsTooBig int
-	badSampleIDs, badNodeIDs, badDeltas     int
-	badTraceIDs, noName, malformed          int
-	firstBadTs                              int
-	firstMalformed                          string
+	noTs, badTs, badDur, badPid, argsTooBig, argsArenaFull int
+	badSampleIDs, badNodeIDs, badDeltas                    int
+	badTraceIDs, noName, malformed                         int
+	firstBadTs                                             int
+	firstMalformed                                         string
 }
 
 // event is the scratch for the event being decoded.
@@ -901,9 +901,14 @@ func (l *loader) commitEvent() {
 	var span core.Span
 	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M') {
 		args, over := l.s.captured()
-		if over {
+		switch {
+		case over:
 			l.w.argsTooBig++
-		} else if len(args) > 0 && len(e.ArgsArena)+len(args) <= math.MaxUint32 {
+		case len(args) == 0:
+		case uint64(len(e.ArgsArena))+uint64(len(args)) > math.MaxUint32:
+			// Spans are 32-bit offsets into the arena.
+			l.w.argsArenaFull++
+		default:
 			span = core.Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(args))}
 			e.ArgsArena = append(grow(e.ArgsArena, len(args)), args...)
 		}
@@ -1016,6 +1021,7 @@ func (l *loader) finish() {
 	w.Add("events with a pid or tid that is not an integer (0 used)", l.w.badPid)
 	w.Add("events without a name (kept with an empty name)", l.w.noName)
 	w.Add(fmt.Sprintf("events whose args exceed %d KB (args not kept)", maxCapture>>10), l.w.argsTooBig)
+	w.Add("events after the first 4 GB of args (args not kept)", l.w.argsArenaFull)
 	w.Add("profile samples whose node id is not an integer (shown as holes)", l.w.badSampleIDs)
 	w.Add("profile nodes whose id or parent is not an integer", l.w.badNodeIDs)
 	w.Add("profile time deltas or timestamps that are not numbers (0 used)", l.w.badDeltas)
