@@ -38,12 +38,27 @@ type Options struct {
 
 // Run opens the window and never returns: Gio's main loop keeps the main goroutine (some platforms
 // need it), so when the window closes Run calls exit with the window's error, nil for a normal close.
+//
+// Documents the system hands to the running app (macOS Finder's "open URLs" event) replace the
+// open one, as a file chosen with Ctrl+O does.
 func Run(opts Options, exit func(error)) {
+	w := new(gioapp.Window)
+	requests := make(openRequests, 8)
 	go func() {
-		w := new(gioapp.Window)
-		exit(newUI(w, opts).loop())
+		u := newUI(w, opts)
+		u.requests = requests
+		exit(u.loop())
 	}()
-	gioapp.Main()
+	gioapp.Events(func(e event.Event) bool {
+		if ue, ok := e.(gioapp.URLEvent); ok {
+			select {
+			case requests <- requestFromURL(ue.URL):
+			default: // the UI is behind by a full buffer; a newer request will follow or not matter
+			}
+			w.Invalidate()
+		}
+		return true
+	})
 }
 
 // ui is the whole window state. Only the UI goroutine touches it.
@@ -68,6 +83,7 @@ type ui struct {
 	help     helpOverlay
 	search   searchBox
 	dialog   dialogState
+	requests openRequests
 	nav      keyNav
 
 	toolbarCache, bottomCache opCache
@@ -187,6 +203,7 @@ func (u *ui) frame(gtx layout.Context) {
 
 	u.pollLoad()
 	u.dialog.poll(u)
+	u.requests.poll(u)
 	u.search.poll(u)
 	u.pollTiming()
 	u.handleKeys(gtx)
