@@ -9,8 +9,14 @@ FILE        ?=
 PREFIX      ?= $(HOME)/.local
 ICON_SIZES  := 16 22 24 32 48 64 128 256 512
 BENCHTIME   ?= 3x
+GOWINRES    := github.com/tc-hib/go-winres@v0.3.3
+# Windows wants a four-number file version: the x.y.z of VERSION (a git tag vx.y.z), else 0.1.0.
+WIN_VERSION := $(or $(shell printf '%s\n' '$(VERSION)' | sed -n 's/^v\{0,1\}\([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\).*/\1.0/p'),0.1.0.0)
+MACOS_APP   ?= dist/flamedesk.app
+MACOS_BIN   ?=
 
-.PHONY: all deps build run test fmt-check vet staticcheck unit cross install-check window-test windows install uninstall bench fuzz clean
+.PHONY: all deps build run test fmt-check vet staticcheck unit cross install-check window-test \
+	dialog-e2e desktop-e2e windows winres macos icons install uninstall bench fuzz clean
 
 all: build
 
@@ -23,7 +29,7 @@ build:
 run: deps build
 	./$(BIN) $(FILE)
 
-test: deps fmt-check vet staticcheck unit cross install-check window-test
+test: deps fmt-check vet staticcheck unit cross install-check window-test dialog-e2e desktop-e2e
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
@@ -42,8 +48,9 @@ unit:
 cross:
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/flamedesk
 
-# bin/flamedesk.exe, a GUI-subsystem binary (no console window).
-windows:
+# bin/flamedesk.exe, a GUI-subsystem binary (no console window), with the icon, the version
+# resource and the manifest linked in from the .syso files that winres writes.
+windows: winres
 	GOOS=windows GOARCH=amd64 $(GO) build -ldflags '$(LDFLAGS) -H=windowsgui' -o bin/flamedesk.exe ./cmd/flamedesk
 
 # Installs the binary, the desktop entry, the icons and the MIME types under PREFIX, then refreshes
@@ -84,43 +91,16 @@ install-check:
 window-test: build
 	FLAMEDESK_BIN=$(CURDIR)/$(BIN) $(GO) test -tags windowtest -count=1 -timeout 15m ./app/wintest/
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+# Ctrl+O in the real window, then the portal, zenity and builtin dialogs driven with xdotool.
+dialog-e2e: build
+	packaging/test/e2e-dialog.sh $(CURDIR)/$(BIN)
 
-# Runs every fuzz target for FUZZTIME each.
-fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
-	  done; \
-	done
+# make install into a scratch prefix, MIME types, default application, a double click (gio open).
+desktop-e2e:
+	packaging/test/desktop-e2e.sh
 
-clean:
-	rm -rf bin dist
-	$(GO) clean -testcache
-
-# ==== desktop packaging: icons, Windows resources, macOS bundle, desktop tests ====================
-# One block from the packaging work (issue 8), to be merged by the lead. It adds a prerequisite to
-# `windows` (the resources) and to `test` (the two desktop end-to-end tests); every other target
-# here is new. See packaging/README.md.
-GOWINRES    := github.com/tc-hib/go-winres@v0.3.3
-# Windows wants a four-number file version: the x.y.z of VERSION (a git tag vx.y.z), else 0.1.0.
-WIN_VERSION := $(or $(shell printf '%s\n' '$(VERSION)' | sed -n 's/^v\{0,1\}\([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\).*/\1.0/p'),0.1.0.0)
-MACOS_APP   ?= dist/flamedesk.app
-MACOS_BIN   ?=
-
-.PHONY: icons winres macos dialog-e2e desktop-e2e packaging-test
-
-# Redraws the PNG sizes and the macOS .icns from assets/icon.svg (pure Go, byte-for-byte
-# reproducible); the output is committed, and go test ./packaging/icongen fails when it is stale.
-icons:
-	$(GO) run ./packaging/icongen -svg assets/icon.svg -png-dir assets/icons -icns packaging/macos/flamedesk.icns
-
-# `make windows` embeds the icon, the version resource and the manifest: go-winres writes
-# cmd/flamedesk/rsrc_windows_*.syso (ignored by git, made afresh on every build), which go build
-# links into Windows binaries only.
-windows: winres
-
+# go-winres writes cmd/flamedesk/rsrc_windows_*.syso (ignored by git, made afresh on every build),
+# which go build links into Windows binaries only.
 winres:
 	$(GO) run $(GOWINRES) make --in packaging/windows/winres.json --arch amd64,arm64 \
 	  --out cmd/flamedesk/rsrc --file-version $(WIN_VERSION) --product-version '$(VERSION)'
@@ -138,16 +118,22 @@ else
 	@echo "make macos: build on a Mac, or give MACOS_BIN=path/to/a/darwin/flamedesk to assemble the bundle" >&2; exit 1
 endif
 
-# Ctrl+O in the real window, then the portal, zenity and builtin dialogs driven with xdotool.
-dialog-e2e: build
-	packaging/test/e2e-dialog.sh $(CURDIR)/$(BIN)
+# Redraws the PNG sizes and the macOS .icns from assets/icon.svg (pure Go, byte-for-byte
+# reproducible); the output is committed, and go test ./packaging/icongen fails when it is stale.
+icons:
+	$(GO) run ./packaging/icongen -svg assets/icon.svg -png-dir assets/icons -icns packaging/macos/flamedesk.icns
 
-# make install into a scratch prefix, MIME types, default application, a double click (gio open).
-desktop-e2e:
-	packaging/test/desktop-e2e.sh
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
-packaging-test:
-	$(GO) test ./packaging/... ./app/dialog/... ./app/recent/... ./app/wmicon/...
+# Runs every fuzz target for FUZZTIME each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
 
-test: dialog-e2e desktop-e2e
-# ==== end of desktop packaging =====================================================================
+clean:
+	rm -rf bin dist
+	$(GO) clean -testcache

@@ -6,7 +6,8 @@ set -euo pipefail
 build_pkgs=(gcc libc6-dev pkg-config libx11-dev libx11-xcb-dev libxkbcommon-dev libxkbcommon-x11-dev
   libxcursor-dev libxfixes-dev libegl-dev libwayland-dev libvulkan-dev)
 run_pkgs=(xvfb xdotool x11-utils imagemagick libegl1 libgles2 libgl1-mesa-dri mesa-vulkan-drivers
-  dbus-daemon desktop-file-utils python3 xdg-desktop-portal xdg-desktop-portal-gtk zenity)
+  dbus-daemon desktop-file-utils python3 xdg-desktop-portal xdg-desktop-portal-gtk zenity
+  libglib2.0-bin shared-mime-info)
 
 case "${1:-all}" in
   build) wanted=("${build_pkgs[@]}") ;;
