@@ -9,7 +9,7 @@ file=${1:-../shared/fixtures/generated/gen-trace-large.json.gz}
 secs=${2:-20}
 bin=${FLAMEDESK_BIN:-bin/flamedesk}
 disp=:$((60 + RANDOM % 30))
-Xvfb "$disp" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
+Xvfb "$disp" -screen 0 1600x1000x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null' EXIT
 export DISPLAY=$disp XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}

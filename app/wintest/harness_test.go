@@ -53,7 +53,9 @@ func startXvfb(t *testing.T) *display {
 			continue
 		}
 		name := fmt.Sprintf(":%d", n)
-		cmd := exec.Command("Xvfb", name, "-screen", "0", fmt.Sprintf("%dx%dx24", screenW, screenH), "-nolisten", "tcp")
+		// -noreset: without it the server resets when its last client leaves, so the readiness
+		// probe below closing its connection made the app's connection fail now and then.
+		cmd := exec.Command("Xvfb", name, "-screen", "0", fmt.Sprintf("%dx%dx24", screenW, screenH), "-nolisten", "tcp", "-noreset")
 		if err := cmd.Start(); err != nil {
 			t.Fatalf("start Xvfb: %v", err)
 		}
@@ -66,9 +68,6 @@ func startXvfb(t *testing.T) *display {
 				// SIGTERM, so that Xvfb removes its lock file and the display number is free again.
 				t.Cleanup(func() { _ = cmd.Process.Signal(syscall.SIGTERM); _ = cmd.Wait() })
 				return d
-			}
-			if cmd.ProcessState != nil {
-				break
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
