@@ -92,6 +92,12 @@ func openPortal(ctx context.Context, opts Options) (string, error) {
 	call := conn.Object(portalService, portalObject).CallWithContext(ctx, portalOpenFile, 0,
 		portalParent(opts.ParentX11), opts.Title, options)
 	if call.Err != nil {
+		if ctx.Err() != nil {
+			// Given up on while the portal was creating the request: it may already be on
+			// screen, at the path our token names.
+			conn.Object(portalService, expected).Call(requestClose, 0)
+			return "", ctx.Err()
+		}
 		return "", fmt.Errorf("FileChooser.OpenFile: %w", call.Err)
 	}
 	if err := call.Store(&handle); err != nil {

@@ -3,6 +3,7 @@
 package dialog
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -45,7 +46,13 @@ func privateBus(t *testing.T) {
 	if err := os.WriteFile(confPath, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("dbus-daemon", "--nofork", "--nopidfile", "--config-file="+confPath)
+	// The daemon prints its address once it accepts connections; the socket file alone appears
+	// before that (between bind and listen), and a connection then is refused.
+	cmd := exec.Command("dbus-daemon", "--nofork", "--nopidfile", "--print-address", "--config-file="+confPath)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -53,13 +60,18 @@ func privateBus(t *testing.T) {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(socket); err == nil {
-			break
+	ready := make(chan error, 1)
+	go func() {
+		_, err := bufio.NewReader(stdout).ReadString('\n')
+		ready <- err
+	}()
+	select {
+	case err := <-ready:
+		if err != nil {
+			t.Fatalf("dbus-daemon did not start: %v", err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("dbus-daemon did not create its socket")
-		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("dbus-daemon printed no address")
 	}
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+socket)
 }
