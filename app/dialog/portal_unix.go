@@ -31,6 +31,7 @@ const (
 const (
 	portalSuccess   = 0
 	portalCancelled = 1
+	portalEnded     = 2 // "the user interaction was ended in some other way"
 )
 
 var portalTokens atomic.Uint64
@@ -169,12 +170,13 @@ func portalResult(body []any) (string, error) {
 	}
 	switch status {
 	case portalSuccess:
-	case portalCancelled:
+	case portalCancelled, portalEnded:
+		// xdg-desktop-portal-gtk answers 2 when the dialog is closed with Escape or its close
+		// button, so 2 is a cancel too: falling back to another chooser would pop up a second
+		// dialog the user just dismissed. A backend that cannot show a window fails the call.
 		return "", ErrCancelled
 	default:
-		// 2: the interaction ended some other way, typically a backend that could not show a
-		// window. Another chooser may do better, so this is a failure rather than a cancel.
-		return "", fmt.Errorf("portal ended the request without an answer (status %d)", status)
+		return "", fmt.Errorf("portal ended the request with an unknown status %d", status)
 	}
 	results, ok := body[1].(map[string]dbus.Variant)
 	if !ok {

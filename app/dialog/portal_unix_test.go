@@ -204,9 +204,14 @@ func TestPortalCancelAndEndedRequests(t *testing.T) {
 	if _, err := Open(context.Background(), Options{}); !errors.Is(err, ErrCancelled) {
 		t.Errorf("status 1: Open = %v, want ErrCancelled", err)
 	}
+	// GTK's portal answers 2 when the dialog is closed with Escape.
 	p.set(2, nil)
+	if _, err := Open(context.Background(), Options{}); !errors.Is(err, ErrCancelled) {
+		t.Errorf("status 2: Open = %v, want ErrCancelled", err)
+	}
+	p.set(7, nil)
 	if _, err := Open(context.Background(), Options{}); err == nil || errors.Is(err, ErrCancelled) {
-		t.Errorf("status 2: Open = %v, want a failure other than cancel", err)
+		t.Errorf("status 7: Open = %v, want a failure other than cancel", err)
 	}
 	p.set(0, nil)
 	if _, err := Open(context.Background(), Options{}); err == nil {

@@ -63,7 +63,9 @@ cat >"$work/session.sh" <<'SESSION'
 set -u
 backend=$1 bin=$2 file=$3 out=$4 dialog_title=$5
 name=$(basename "$file")
-FLAMEDESK_DIALOG=$backend "$bin" >"$out/$backend.stdout" 2>"$out/$backend.stderr" &
+state=$out/$backend.state.json
+# The real window writes what it shows to the state file (internal/winstate); the stand-in does not.
+FLAMEDESK_STATE_FILE=$state FLAMEDESK_DIALOG=$backend "$bin" >"$out/$backend.stdout" 2>"$out/$backend.stderr" &
 app=$!
 fail() { echo "  $backend: $*"; import -window root "$out/$backend-failed.png" 2>/dev/null; kill $app 2>/dev/null; exit 1; }
 main=$(timeout 60 xdotool search --sync --onlyvisible --name '^flamedesk' | head -1)
@@ -87,6 +89,10 @@ done
 [ -z "$(xdotool search --onlyvisible --name "^$dialog_title\$" 2>/dev/null)" ] || fail "Escape did not close the dialog"
 sleep 0.5
 [ "$(xdotool getwindowname "$main")" = "$before" ] || fail "cancel changed the title to '$(xdotool getwindowname "$main")'"
+if [ -f "$state" ]; then
+	shown=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["error"])' "$state")
+	[ -z "$shown" ] || fail "cancel showed an error: $shown"
+fi
 xdotool mousemove --window "$main" 300 300
 sleep 0.5
 # Then open a file.
