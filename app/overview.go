@@ -50,6 +50,8 @@ func (o *overview) build(d *document, c *chrome) {
 		busy  []float64
 		total float64
 	}
+	// Idle time is drawn as background in the chart, so it is not activity here either.
+	idle, hasIdle := m.Trace.Strings.Lookup("(idle)")
 	var rows []rowData
 	for ti := range m.Tracks {
 		t := &m.Tracks[ti]
@@ -62,6 +64,9 @@ func (o *overview) build(d *document, c *chrome) {
 			s := t.Core.Start[e]
 			dur := t.Core.Dur[e]
 			if !(dur > 0) {
+				continue
+			}
+			if hasIdle && m.EntryNameID(timeline.EntryRef{Track: timeline.TrackID(ti), Entry: e}) == idle {
 				continue
 			}
 			r.total += dur
