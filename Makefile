@@ -16,7 +16,7 @@ MACOS_APP   ?= dist/flamedesk.app
 MACOS_BIN   ?=
 
 .PHONY: all deps build run test fmt-check vet staticcheck unit cross install-check window-test \
-	dialog-e2e desktop-e2e windows winres macos icons install uninstall bench fuzz clean
+	dialog-e2e desktop-e2e windows windows-check winres macos icons install uninstall bench fuzz clean
 
 all: build
 
@@ -29,7 +29,7 @@ build:
 run: deps build
 	./$(BIN) $(FILE)
 
-test: deps fmt-check vet staticcheck unit cross install-check window-test dialog-e2e desktop-e2e
+test: deps fmt-check vet staticcheck unit cross windows-check install-check window-test dialog-e2e desktop-e2e
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
@@ -98,6 +98,17 @@ dialog-e2e: build
 # make install into a scratch prefix, MIME types, default application, a double click (gio open).
 desktop-e2e:
 	packaging/test/desktop-e2e.sh
+
+# Builds bin/flamedesk.exe and reads its resources back: the icon, the version and the manifest
+# must all be in the binary.
+windows-check: windows
+	@set -e; d=$$(mktemp -d); \
+	$(GO) run $(GOWINRES) extract --dir $$d bin/flamedesk.exe >/dev/null; \
+	test -s "$$d/#1_0000.ico"; \
+	for r in RT_GROUP_ICON RT_VERSION RT_MANIFEST; do \
+	  grep -q "\"$$r\"" $$d/winres.json || { echo "windows-check: no $$r in bin/flamedesk.exe" >&2; exit 1; }; \
+	done; \
+	rm -rf $$d; echo "windows-check: ok"
 
 # go-winres writes cmd/flamedesk/rsrc_windows_*.syso (ignored by git, made afresh on every build),
 # which go build links into Windows binaries only.
