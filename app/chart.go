@@ -166,7 +166,7 @@ func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
 			c.drag.active = false
 		case pointer.Scroll:
 			c.fling = 0
-			c.onScroll(d, e)
+			c.onScroll(d, e, u.settings.WheelZooms)
 			c.hoverAt(d, e.Position, chartY)
 		case pointer.Press:
 			gtx.Execute(key.FocusCmd{Tag: u})
@@ -247,14 +247,24 @@ func (c *chart) hoverAt(d *document, p f32.Point, chartY float64) {
 	c.tooltipAnchor = p
 }
 
-// onScroll: ctrl/cmd+wheel zooms at the cursor, shift+wheel or a horizontal delta pans, and a plain
-// wheel scrolls the tracks (DevTools' "modern" scheme).
-func (c *chart) onScroll(d *document, e pointer.Event) {
+// onScroll follows one of DevTools' two wheel schemes. Modern: ctrl/cmd+wheel zooms at the
+// cursor, shift+wheel pans, the wheel scrolls the tracks. Classic (wheelZooms): the wheel, with or
+// without ctrl/cmd, zooms at the cursor and shift+wheel scrolls the tracks. In both, a horizontal
+// delta (trackpad swipe, tilt wheel) pans.
+func (c *chart) onScroll(d *document, e pointer.Event, wheelZooms bool) {
 	sx, sy := float64(e.Scroll.X), float64(e.Scroll.Y)
+	shortcut, shift := e.Modifiers.Contain(key.ModShortcut), e.Modifiers.Contain(key.ModShift)
+	if shift && sy == 0 {
+		// Gio turns shift+wheel into a horizontal delta on X11, Wayland and Windows; the scheme
+		// decides what shift+wheel does, so take it back as the wheel's own axis.
+		sx, sy = 0, sx
+	}
 	switch {
-	case e.Modifiers.Contain(key.ModShortcut) && sy != 0:
+	case sy != 0 && (shortcut || (wheelZooms && !shift && math.Abs(sy) >= math.Abs(sx))):
 		d.view.ZoomAt(float64(e.Position.X), math.Exp(sy*wheelZoomRate))
-	case e.Modifiers.Contain(key.ModShift) && sy != 0:
+	case sy != 0 && shift && wheelZooms:
+		d.view.ScrollBy(sy * 2)
+	case sy != 0 && shift:
 		d.view.Pan(sy * 2)
 	case math.Abs(sx) > math.Abs(sy):
 		d.view.Pan(sx * 2)

@@ -48,7 +48,8 @@ type chromeKey struct {
 	doc             *document
 	model           *timeline.Model
 	contentH        float64
-	refined, busy   bool
+	settings        settings
+	busy            bool
 	selected        timeline.EntryRef
 	merged          bool
 	span            timeline.Span
@@ -68,7 +69,7 @@ type chromeKey struct {
 }
 
 func (u *ui) chromeKey(size image.Point) chromeKey {
-	k := chromeKey{size: size, colors: u.colors, refined: u.settings.Refined, busy: u.timingBusy,
+	k := chromeKey{size: size, colors: u.colors, settings: u.settings, busy: u.timingBusy,
 		loadErr: u.loadErr, panelH: u.panel.heightDp, warningsShown: u.status.warningsShown}
 	u.dialog.mu.Lock()
 	k.dialogPending = u.dialog.pending

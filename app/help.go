@@ -17,14 +17,31 @@ type helpOverlay struct {
 	close widget.Clickable
 }
 
+// wheelRowsAt marks where helpRows takes the rows of the wheel scheme in use.
+var wheelRowsAt = [2]string{"", "wheel"}
+
+// wheelRows describe the two wheel schemes (the toolbar's Wheel button switches).
+var wheelRows = map[bool][][2]string{
+	false: {
+		{"Ctrl + wheel", "zoom at the pointer"},
+		{"Wheel", "scroll the tracks up and down"},
+		{"Shift + wheel, horizontal swipe", "pan"},
+		{"Wheel: scrolls (toolbar)", "switch to the classic scheme, where the wheel zooms"},
+	},
+	true: {
+		{"Wheel, Ctrl + wheel", "zoom at the pointer"},
+		{"Shift + wheel", "scroll the tracks up and down"},
+		{"Horizontal swipe", "pan"},
+		{"Wheel: zooms (toolbar)", "switch back to the modern scheme, where the wheel scrolls"},
+	},
+}
+
 // helpRows is the help text: what to press, and what it does.
 var helpRows = [][2]string{
 	{"W / S (Z on AZERTY), ↑ / ↓", "zoom in / out at the pointer, faster while held"},
 	{"A / D (Q on AZERTY), ← / →", "pan left / right, faster while held"},
 	{"+ / − / 0, Home", "zoom in / zoom out / fit the whole trace"},
-	{"Ctrl + wheel", "zoom at the pointer"},
-	{"Wheel", "scroll the tracks up and down"},
-	{"Shift + wheel, horizontal swipe", "pan"},
+	wheelRowsAt,
 	{"Drag", "pan (it keeps coasting when you let go while moving)"},
 	{"Shift + drag", "select a time range (the call tree follows it)"},
 	{"Click / double-click", "select a bar / zoom to it"},
@@ -46,7 +63,7 @@ func (h *helpOverlay) layout(gtx layout.Context, u *ui) {
 		return
 	}
 	size := gtx.Constraints.Max
-	w, ht := min(size.X-gtx.Dp(40), gtx.Dp(760)), min(size.Y-gtx.Dp(40), gtx.Dp(22)*(len(helpRows)+3))
+	w, ht := min(size.X-gtx.Dp(40), gtx.Dp(900)), min(size.Y-gtx.Dp(40), gtx.Dp(22)*(len(helpRows)+len(wheelRows[false])+2))
 	r := image.Rect((size.X-w)/2, (size.Y-ht)/2, (size.X+w)/2, (size.Y+ht)/2)
 	defer op.Offset(r.Min).Push(gtx.Ops).Pop()
 	paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: r.Size()}.Op())
@@ -60,7 +77,15 @@ func (h *helpOverlay) layout(gtx layout.Context, u *ui) {
 				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.smallButton(gtx, &h.close, "Close") }),
 			)
 		})}
+		var rows [][2]string
 		for _, row := range helpRows {
+			if row == wheelRowsAt {
+				rows = append(rows, wheelRows[u.settings.WheelZooms]...)
+			} else {
+				rows = append(rows, row)
+			}
+		}
+		for _, row := range rows {
 			children = append(children, layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 				return layout.Flex{}.Layout(gtx,
 					layout.Rigid(func(gtx layout.Context) layout.Dimensions {

@@ -11,6 +11,9 @@ import (
 type settings struct {
 	Dark    bool `json:"dark"`
 	Refined bool `json:"refinedTiming"` // JS call timing refined to task edges (Lighthouse)
+	// WheelZooms picks DevTools' "classic" scheme (the wheel zooms, shift+wheel scrolls) over
+	// the default "modern" one (ctrl+wheel zooms, the wheel scrolls).
+	WheelZooms bool `json:"wheelZooms"`
 }
 
 func settingsFile() (string, error) {

@@ -16,10 +16,10 @@ import (
 
 const toolbarHeight = 36 // dp
 
-// toolbar is the row at the top: Open, Recent, the file name, the JS call timing switch, search,
-// the theme and help.
+// toolbar is the row at the top: Open, Recent, the file name, the wheel scheme and JS call timing
+// switches, search, the theme and help.
 type toolbar struct {
-	open, recentBtn, timing, theme, help, cancel widget.Clickable
+	open, recentBtn, wheel, timing, theme, help, cancel widget.Clickable
 
 	recentShown   bool
 	recentEntries []recent.Entry
@@ -37,6 +37,10 @@ func (t *toolbar) layout(u *ui) layout.Widget {
 				t.recentEntries = recent.Load()
 				t.recentClicks = make([]widget.Clickable, len(t.recentEntries))
 			}
+		}
+		for t.wheel.Clicked(gtx) {
+			u.settings.WheelZooms = !u.settings.WheelZooms
+			_ = u.settings.save()
 		}
 		for t.timing.Clicked(gtx) {
 			u.setRefinedTiming(!u.settings.Refined)
@@ -60,6 +64,10 @@ func (t *toolbar) layout(u *ui) layout.Widget {
 				timing = "JS timing: refining…"
 			}
 		}
+		wheel := "Wheel: scrolls"
+		if u.settings.WheelZooms {
+			wheel = "Wheel: zooms"
+		}
 		theme := "Dark"
 		if u.settings.Dark {
 			theme = "Light"
@@ -82,6 +90,8 @@ func (t *toolbar) layout(u *ui) layout.Widget {
 					gtx.Constraints.Min.Y = 0
 					return u.label(gtx, name)
 				}),
+				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.smallButton(gtx, &t.wheel, wheel) }),
+				gap,
 				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.smallButton(gtx, &t.timing, timing) }),
 				gap,
 				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.search.layout(gtx, u) }),

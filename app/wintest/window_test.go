@@ -3,6 +3,7 @@
 package wintest
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"os"
@@ -31,6 +32,24 @@ func startOn(t *testing.T, d *display, fixture string) (*app, string, shownState
 	d.xdo(t, "mousemove", "5", "5")
 	d.waitDrawn(t)
 	return a, state, readState(t, state)
+}
+
+// startWithSettings starts the app on a fixture with settings.json holding settings, and returns
+// the state file.
+func startWithSettings(t *testing.T, d *display, fixture, settings string) string {
+	t.Helper()
+	cfg := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cfg, "flamedesk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "flamedesk", "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := stateFile(t)
+	t.Setenv("FLAMEDESK_STATE_FILE", state)
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	d.startApp(t, "flamedesk — "+filepath.Base(fixture), fixture)
+	return state
 }
 
 // rowY is the screen y of the middle of a level's row of the track of pid/tid.
@@ -248,6 +267,64 @@ func TestNavigation(t *testing.T) {
 	})
 }
 
+// TestWheelSchemes checks both wheel schemes with real wheel clicks: modern (the default), where
+// the wheel scrolls the tracks and shift+wheel pans, and classic, where the wheel zooms at the
+// pointer and shift+wheel scrolls.
+func TestWheelSchemes(t *testing.T) {
+	fixture := fixturePath(t, "fixtures", "generated", smallTrace)
+	for _, classic := range []bool{false, true} {
+		name := map[bool]string{false: "modern", true: "classic"}[classic]
+		t.Run(name, func(t *testing.T) {
+			d := startXvfb(t)
+			state := startWithSettings(t, d, fixture, fmt.Sprintf(`{"wheelZooms": %v}`, classic))
+			s0 := waitState(t, state, "the loaded trace", func(s shownState) bool { return s.ChartW > 0 && !s.Loading })
+			d.waitDrawn(t)
+			s0 = readState(t, state)
+			cx, cy := s0.ChartX+s0.ChartW/2, s0.ChartY+s0.ChartH/2
+			span0 := s0.ViewEnd - s0.ViewStart
+			d.xdo(t, "mousemove", itoa(cx), itoa(cy))
+
+			if classic {
+				// A plain notch up zooms in at the pointer.
+				d.xdo(t, "click", "4")
+				s := waitState(t, state, "a zoomed-in view", func(s shownState) bool { return s.ViewEnd-s.ViewStart < 0.95*span0 })
+				if s.ScrollY != s0.ScrollY {
+					t.Errorf("the wheel zoomed and also scrolled: %v → %v", s0.ScrollY, s.ScrollY)
+				}
+			} else {
+				// A plain notch down scrolls the tracks.
+				d.xdo(t, "click", "5")
+				s := waitState(t, state, "scrolled tracks", func(s shownState) bool { return s.ScrollY > s0.ScrollY })
+				if s.ViewStart != s0.ViewStart || s.ViewEnd != s0.ViewEnd {
+					t.Errorf("the wheel scrolled and also changed the time range")
+				}
+			}
+
+			// Shift + a notch down: classic scrolls, modern pans (after zooming in, so there is room).
+			if !classic {
+				for range 3 {
+					d.xdo(t, "keydown", "ctrl", "click", "4", "keyup", "ctrl")
+				}
+				waitState(t, state, "a zoomed-in view", func(s shownState) bool { return s.ViewEnd-s.ViewStart < 0.9*span0 })
+				time.Sleep(300 * time.Millisecond)
+			}
+			s1 := readState(t, state)
+			d.xdo(t, "keydown", "shift", "click", "5", "keyup", "shift")
+			if classic {
+				s := waitState(t, state, "scrolled tracks", func(s shownState) bool { return s.ScrollY > s1.ScrollY })
+				if s.ViewStart != s1.ViewStart {
+					t.Errorf("shift+wheel scrolled and also panned")
+				}
+			} else {
+				s := waitState(t, state, "a panned view", func(s shownState) bool { return s.ViewStart > s1.ViewStart })
+				if s.ScrollY != s1.ScrollY {
+					t.Errorf("shift+wheel panned and also scrolled")
+				}
+			}
+		})
+	}
+}
+
 // TestSelectAndSearch clicks a bar and checks the details, then searches and checks the highlight.
 func TestSelectAndSearch(t *testing.T) {
 	d := startXvfb(t)
@@ -335,17 +412,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func TestRefinedTiming(t *testing.T) {
 	d := startXvfb(t)
 	fixture := fixturePath(t, "fixtures", "generated", smallTrace)
-	cfg := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(cfg, "flamedesk"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cfg, "flamedesk", "settings.json"), []byte(`{"refinedTiming": true}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	state := stateFile(t)
-	t.Setenv("FLAMEDESK_STATE_FILE", state)
-	t.Setenv("XDG_CONFIG_HOME", cfg)
-	d.startApp(t, "flamedesk — "+smallTrace, fixture)
+	state := startWithSettings(t, d, fixture, `{"refinedTiming": true}`)
 	s := waitState(t, state, "refined timing", func(s shownState) bool { return s.Timing == "refined" && s.ChartW > 0 })
 	d.xdo(t, "mousemove", "5", "5")
 	d.waitDrawn(t)
