@@ -105,6 +105,9 @@ func describeSelection(u *ui, d *document) []detailLine {
 		out = append(out, refinedLines(u, d, ref)...)
 		return out
 	}
+	if raw := m.NameString(m.EntryNameID(ref)); raw != m.EntryName(ref) {
+		out = append(out, detailLine{"Trace event", raw})
+	}
 	out = append(out,
 		detailLine{"Category", m.EntryCategory(ref)},
 		detailLine{"Start", rel(start)},

@@ -353,7 +353,7 @@ func (b *Builder) bars(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 				if lx1-lx0 < st.MinLabelPx {
 					continue
 				}
-				name := m.NameString(m.EntryNameID(timeline.EntryRef{Track: ti, Entry: e}))
+				name := m.EntryName(timeline.EntryRef{Track: ti, Entry: e})
 				n, cut := b.Text.Fit(st.LabelFont, name, lx1-lx0)
 				if n == 0 {
 					continue

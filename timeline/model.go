@@ -530,8 +530,14 @@ func (m *Model) EntryStart(r EntryRef) float64 { return m.Tracks[r.Track].Core.S
 func (m *Model) EntryEnd(r EntryRef) float64 { return entryEnd(m.Tracks[r.Track].Core, r.Entry) }
 
 // EntryName is the label of an entry: a ProfileCall's function name ("(anonymous)" when it has
-// none), or a trace event's name.
-func (m *Model) EntryName(r EntryRef) string { return m.NameString(m.EntryNameID(r)) }
+// none), or a trace event's title as DevTools shows it (EventTitle).
+func (m *Model) EntryName(r EntryRef) string {
+	name := m.NameString(m.EntryNameID(r))
+	if m.Tracks[r.Track].Core.Kind[r.Entry] != core.EntryProfileCall {
+		return EventTitle(name)
+	}
+	return name
+}
 
 // AnonymousName is the name id EntryNameID gives a function without a name; NameString shows it as
 // "(anonymous)". It is not interned, so that the model never writes to the trace's string table.

@@ -160,8 +160,12 @@ func TestEntryNamesAndURLs(t *testing.T) {
 	}})
 	m := New(tr)
 	r := func(e int32) EntryRef { return EntryRef{Track: 0, Entry: e} }
-	if got := m.EntryName(r(0)); got != "FunctionCall" {
-		t.Errorf("event name %q", got)
+	// Events are named as DevTools names them; the trace's name stays behind EntryNameID.
+	if got := m.EntryName(r(0)); got != "Function call" {
+		t.Errorf("event name %q, want DevTools' title", got)
+	}
+	if got := m.NameString(m.EntryNameID(r(0))); got != "FunctionCall" {
+		t.Errorf("event's trace name %q", got)
 	}
 	if got := m.EntryName(r(1)); got != "(anonymous)" {
 		t.Errorf("anonymous function named %q", got)

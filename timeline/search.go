@@ -46,6 +46,15 @@ func (m *Model) Search(query string) *SearchResult {
 		frameHit[i] = name || strHit[f.URL]
 	}
 
+	// Events match by their title too ("timer fired" finds TimerFire); frames were decided above,
+	// so a JS function named like an event is not matched by that event's title.
+	for name, title := range eventTitles {
+		if match.in(title) {
+			if id, ok := tr.Strings.Lookup(name); ok {
+				strHit[id] = true
+			}
+		}
+	}
 	return m.collect(r, frameHit, strHit)
 }
 

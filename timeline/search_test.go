@@ -33,7 +33,10 @@ func TestSearchIsCaseInsensitiveOverNamesAndURLs(t *testing.T) {
 		{"APP.JS", "handleClick"},
 		{"vendor", "(anonymous)"},
 		{"anonym", "(anonymous)"},
-		{"a", "FunctionCall,handleClick,HANDLEclick2,Layout,Paint,(anonymous)"}, // time order across tracks
+		{"a", "Function call,handleClick,HANDLEclick2,Layout,Paint,(anonymous)"}, // time order across tracks
+		// Events match by their trace name and by their title.
+		{"functioncall", "Function call"},
+		{"function call", "Function call"},
 		{"zzz", ""},
 		{"", ""},
 	} {

@@ -1,0 +1,105 @@
+package timeline
+
+// eventTitles are the names the DevTools Performance panel shows for trace events, so that a
+// flame chart here reads like the one users know ("Task", not "RunTask"). Events missing here
+// keep their trace name. Searches match both.
+var eventTitles = map[string]string{
+	// Tasks and script
+	"RunTask":                     "Task",
+	"RunMicrotasks":               "Run microtasks",
+	"FunctionCall":                "Function call",
+	"EvaluateScript":              "Evaluate script",
+	"EventDispatch":               "Event",
+	"TimerInstall":                "Install timer",
+	"TimerRemove":                 "Remove timer",
+	"TimerFire":                   "Timer fired",
+	"RequestAnimationFrame":       "Request animation frame",
+	"CancelAnimationFrame":        "Cancel animation frame",
+	"FireAnimationFrame":          "Animation frame fired",
+	"RequestIdleCallback":         "Request idle callback",
+	"CancelIdleCallback":          "Cancel idle callback",
+	"FireIdleCallback":            "Fire idle callback",
+	"XHRReadyStateChange":         "XHR readyState change",
+	"XHRLoad":                     "XHR load",
+	"TimeStamp":                   "Timestamp",
+	"ConsoleTime":                 "Console time",
+	"UserTiming":                  "User timing",
+	"SchedulePostMessage":         "Schedule postMessage",
+	"HandlePostMessage":           "On message",
+	"V8Console::runTask":          "Run console task",
+	"EmbedderCallback":            "Embedder callback",
+	"CpuProfiler::StartProfiling": "Profiling overhead",
+	"V8.FinalizeDeserialization":  "Profiling overhead",
+	"Program":                     "Other",
+	// Compilation
+	"v8.compile":                         "Compile script",
+	"V8.CompileCode":                     "Compile code",
+	"V8.OptimizeCode":                    "Optimize code",
+	"v8.produceCache":                    "Cache script code",
+	"v8.compileModule":                   "Compile module",
+	"v8.produceModuleCache":              "Cache module code",
+	"v8.evaluateModule":                  "Evaluate module",
+	"v8.parseOnBackground":               "Streaming compile task",
+	"v8.parseOnBackgroundWaiting":        "Waiting for network",
+	"v8.parseOnBackgroundParsing":        "Parse and compile",
+	"v8.deserializeOnBackground":         "Deserialize code cache",
+	"v8.wasm.streamFromResponseCallback": "Streaming Wasm response",
+	"v8.wasm.compiledModule":             "Compiled Wasm module",
+	"v8.wasm.cachedModule":               "Cached Wasm module",
+	"v8.wasm.moduleCacheHit":             "Wasm module cache hit",
+	"v8.wasm.moduleCacheInvalid":         "Wasm module cache invalid",
+	// Garbage collection
+	"GCEvent":                "GC event",
+	"MajorGC":                "Major GC",
+	"MinorGC":                "Minor GC",
+	"BlinkGC.AtomicPhase":    "DOM GC",
+	"CppGC.IncrementalSweep": "CPP GC",
+	// Rendering and painting
+	"RequestMainThreadFrame":     "Request main thread frame",
+	"BeginFrame":                 "Frame start",
+	"BeginMainThreadFrame":       "Frame start (main thread)",
+	"DrawFrame":                  "Draw frame",
+	"HitTest":                    "Hit test",
+	"ScheduleStyleRecalculation": "Schedule style recalculation",
+	"UpdateLayoutTree":           "Recalculate style",
+	"InvalidateLayout":           "Invalidate layout",
+	"PaintSetup":                 "Paint setup",
+	"PaintImage":                 "Paint image",
+	"PrePaint":                   "Pre-paint",
+	"UpdateLayer":                "Update layer",
+	"UpdateLayerTree":            "Update layer tree",
+	"RasterTask":                 "Rasterize paint",
+	"ScrollLayer":                "Scroll",
+	"CompositeLayers":            "Composite layers",
+	"ComputeIntersections":       "Compute intersections",
+	"Decode Image":               "Image decode",
+	// Loading
+	"ParseHTML":                         "Parse HTML",
+	"ParseAuthorStyleSheet":             "Parse stylesheet",
+	"ResourceWillSendRequest":           "Will send request",
+	"ResourceSendRequest":               "Send request",
+	"ResourceReceiveResponse":           "Receive response",
+	"ResourceReceivedData":              "Receive data",
+	"ResourceFinish":                    "Finish loading",
+	"FrameStartedLoading":               "Frame started loading",
+	"MarkLoad":                          "Onload event",
+	"MarkDOMContent":                    "DOMContentLoaded event",
+	"firstPaint":                        "First Paint",
+	"firstContentfulPaint":              "First Contentful Paint",
+	"largestContentfulPaint::Candidate": "Largest Contentful Paint",
+	"WebSocketCreate":                   "Create WebSocket",
+	"WebSocketSendHandshakeRequest":     "Send WebSocket handshake",
+	"WebSocketReceiveHandshakeResponse": "Receive WebSocket handshake",
+	"WebSocketSend":                     "Send WebSocket message",
+	"WebSocketReceive":                  "Receive WebSocket message",
+	"WebSocketDestroy":                  "Destroy WebSocket",
+}
+
+// EventTitle is the name DevTools shows for a trace event called name: its title when DevTools
+// has one, else name itself.
+func EventTitle(name string) string {
+	if t, ok := eventTitles[name]; ok {
+		return t
+	}
+	return name
+}

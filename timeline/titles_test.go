@@ -1,0 +1,62 @@
+package timeline
+
+import (
+	"context"
+	"testing"
+
+	"flamedesk/core"
+	"flamedesk/core/integrate"
+	"flamedesk/core/load"
+	"flamedesk/internal/fixtures"
+)
+
+// TestEventTitlesOnARealTrace checks that a real trace's tasks read as DevTools shows them, that a
+// search for a title finds exactly the events of that name, and that ProfileCalls keep the
+// function's own name even when it looks like an event.
+func TestEventTitlesOnARealTrace(t *testing.T) {
+	tr, err := load.File(context.Background(), fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	integrate.Build(tr)
+	m := New(tr)
+	counts := map[string]int{}
+	for ti := range m.Tracks {
+		ct := m.Tracks[ti].Core
+		for e := range ct.Len() {
+			ref := EntryRef{Track: TrackID(ti), Entry: int32(e)}
+			raw := m.NameString(m.EntryNameID(ref))
+			got := m.EntryName(ref)
+			if ct.Kind[e] == core.EntryProfileCall {
+				if got != raw {
+					t.Fatalf("ProfileCall %q shown as %q", raw, got)
+				}
+				continue
+			}
+			counts[raw]++
+			if want, ok := eventTitles[raw]; ok && got != want {
+				t.Fatalf("%s shown as %q, want %q", raw, got, want)
+			}
+			if _, ok := eventTitles[raw]; !ok && got != raw {
+				t.Fatalf("%s has no title but is shown as %q", raw, got)
+			}
+		}
+	}
+	for _, c := range []struct{ raw, query string }{
+		{"RunTask", "Task"}, {"TimerFire", "timer fired"}, {"RunMicrotasks", "run microtasks"},
+	} {
+		if counts[c.raw] == 0 {
+			t.Fatalf("the fixture has no %s event", c.raw)
+		}
+		r := m.Search(c.query)
+		n := 0
+		for _, ref := range r.Matches {
+			if m.NameString(m.EntryNameID(ref)) == c.raw {
+				n++
+			}
+		}
+		if n != counts[c.raw] {
+			t.Errorf("search %q found %d of the %d %s events", c.query, n, counts[c.raw], c.raw)
+		}
+	}
+}
