@@ -1,12 +1,7 @@
 package timeline
 
 import (
-	"context"
 	"testing"
-
-	"flamedesk/core/integrate"
-	"flamedesk/core/load"
-	"flamedesk/internal/fixtures"
 )
 
 // BenchmarkLargeTrace measures, on gen-trace-large, what the window does once per trace (New)
@@ -14,11 +9,7 @@ import (
 //
 //	go test -run '^$' -bench LargeTrace -benchtime 3x ./timeline/
 func BenchmarkLargeTrace(b *testing.B) {
-	tr, err := load.File(context.Background(), fixtures.Path(b, "fixtures", "generated", "gen-trace-large.json.gz"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	integrate.Build(tr)
+	tr := loadFixture(b, "gen-trace-large.json.gz")
 	b.Run("New", func(b *testing.B) {
 		for b.Loop() {
 			New(tr)

@@ -1,23 +1,15 @@
 package timeline
 
 import (
-	"context"
 	"testing"
 
 	"flamedesk/core"
-	"flamedesk/core/integrate"
-	"flamedesk/core/load"
-	"flamedesk/internal/fixtures"
 )
 
 // TestMatchFramesFindsEveryCallOfAFunction marks the frames of one function of a real trace and
 // checks that exactly its ProfileCalls are found, in time order, and that Contains agrees.
 func TestMatchFramesFindsEveryCallOfAFunction(t *testing.T) {
-	tr, err := load.File(context.Background(), fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	integrate.Build(tr)
+	tr := loadFixture(t, "gen-trace-small.json.gz")
 	m := New(tr)
 	name, ok := tr.Strings.Lookup("parse")
 	if !ok {

@@ -1,24 +1,16 @@
 package timeline
 
 import (
-	"context"
 	"testing"
 
 	"flamedesk/core"
-	"flamedesk/core/integrate"
-	"flamedesk/core/load"
-	"flamedesk/internal/fixtures"
 )
 
 // TestEventTitlesOnARealTrace checks that a real trace's tasks read as DevTools shows them, that a
 // search for a title finds exactly the events of that name, and that ProfileCalls keep the
 // function's own name even when it looks like an event.
 func TestEventTitlesOnARealTrace(t *testing.T) {
-	tr, err := load.File(context.Background(), fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	integrate.Build(tr)
+	tr := loadFixture(t, "gen-trace-small.json.gz")
 	m := New(tr)
 	counts := map[string]int{}
 	for ti := range m.Tracks {
