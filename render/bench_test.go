@@ -1,6 +1,7 @@
 package render
 
 import (
+	"image"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -104,4 +105,36 @@ func randomViews(m *timeline.Model, vp *timeline.Viewport, n int) ([]timeline.Vi
 		scrolls = append(scrolls, y)
 	}
 	return views, scrolls
+}
+
+// BenchmarkImagePaint measures what the window spends per frame compositing the chart on the CPU
+// (render.GioFrame): ImagePainter with cached labels and hatching, 1600×1000, over the same random
+// views of the large trace as BenchmarkBuildFrame.
+//
+//	go test -run '^$' -bench ImagePaint -benchtime 300x ./render/
+func BenchmarkImagePaint(b *testing.B) {
+	m := loadModel(b, "fixtures", "generated", "gen-trace-large.json.gz")
+	lo, hi := m.Bounds()
+	vp := timeline.NewViewport(lo, hi)
+	views, scrolls := randomViews(m, vp, 100)
+	views[0], scrolls[0] = vp.View(), 0
+	bld := NewBuilder(m)
+	lists := make([]DrawList, len(views))
+	for i := range views {
+		vp.SetView(views[i])
+		vp.SetScrollY(scrolls[i])
+		bld.Build(&lists[i], vp, &Frame{Width: 1600, Height: 1000, Theme: Light(), Selection: timeline.NoEntry})
+	}
+	p := NewImagePainter()
+	p.CacheText = true
+	img := image.NewRGBA(image.Rect(0, 0, 1600, 1000))
+	for i := range lists {
+		p.Paint(img, &lists[i]) // warm the label masks
+	}
+	runtime.GC()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p.Paint(img, &lists[i%len(lists)])
+	}
 }
