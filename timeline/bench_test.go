@@ -9,7 +9,7 @@ import (
 //
 //	go test -run '^$' -bench LargeTrace -benchtime 3x ./timeline/
 func BenchmarkLargeTrace(b *testing.B) {
-	tr := loadFixture(b, "gen-trace-large.json.gz")
+	tr := loadFixture(b, "generated", "gen-trace-large.json.gz")
 	b.Run("New", func(b *testing.B) {
 		for b.Loop() {
 			New(tr)

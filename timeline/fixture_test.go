@@ -10,10 +10,11 @@ import (
 	"flamedesk/internal/fixtures"
 )
 
-// loadFixture reads a generated fixture and builds its tracks, as the window's loader does.
-func loadFixture(tb testing.TB, name string) *core.Trace {
+// loadFixture reads a fixture (its path under ../shared/fixtures) and builds its tracks, as the
+// window's loader does.
+func loadFixture(tb testing.TB, elems ...string) *core.Trace {
 	tb.Helper()
-	tr, err := load.File(context.Background(), fixtures.Path(tb, "fixtures", "generated", name), nil)
+	tr, err := load.File(context.Background(), fixtures.Path(tb, append([]string{"fixtures"}, elems...)...), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // TestMatchFramesFindsEveryCallOfAFunction marks the frames of one function of a real trace and
 // checks that exactly its ProfileCalls are found, in time order, and that Contains agrees.
 func TestMatchFramesFindsEveryCallOfAFunction(t *testing.T) {
-	tr := loadFixture(t, "gen-trace-small.json.gz")
+	tr := loadFixture(t, "generated", "gen-trace-small.json.gz")
 	m := New(tr)
 	name, ok := tr.Strings.Lookup("parse")
 	if !ok {

@@ -30,6 +30,8 @@ type Model struct {
 	contentHeight float64
 	// shown lists the tracks with a visible header, in display (and so vertical) order.
 	shown []TrackID
+	// dispatchTitles name EventDispatch entries by the DOM event they dispatched ("Event: click").
+	dispatchTitles map[EntryRef]string
 }
 
 // TrackID indexes Model.Tracks.
@@ -147,6 +149,7 @@ func (l *Level) Len() int { return len(l.Entries) }
 func New(tr *core.Trace) *Model {
 	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
 	m.buildGroups()
+	m.dispatchTitles = eventDispatchTitles(tr, m.Tracks)
 	m.computeBounds()
 	m.Relayout()
 	return m
@@ -534,6 +537,9 @@ func (m *Model) EntryEnd(r EntryRef) float64 { return entryEnd(m.Tracks[r.Track]
 func (m *Model) EntryName(r EntryRef) string {
 	name := m.NameString(m.EntryNameID(r))
 	if m.Tracks[r.Track].Core.Kind[r.Entry] != core.EntryProfileCall {
+		if t, ok := m.dispatchTitles[r]; ok {
+			return t
+		}
 		return EventTitle(name)
 	}
 	return name

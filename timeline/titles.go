@@ -1,5 +1,11 @@
 package timeline
 
+import (
+	"encoding/json"
+
+	"flamedesk/core"
+)
+
 // eventTitles are the names the DevTools Performance panel shows for trace events, so that a
 // flame chart here reads like the one users know ("Task", not "RunTask"). Events missing here
 // keep their trace name. Searches match both.
@@ -102,4 +108,39 @@ func EventTitle(name string) string {
 		return t
 	}
 	return name
+}
+
+// eventDispatchTitles names each EventDispatch entry after the DOM event type in its args, as
+// DevTools does ("Event: click"). Traces have few of them, so a map is enough.
+func eventDispatchTitles(tr *core.Trace, tracks []Track) map[EntryRef]string {
+	dispatch, ok := tr.Strings.Lookup("EventDispatch")
+	if !ok {
+		return nil
+	}
+	var titles map[EntryRef]string
+	for ti := range tracks {
+		ct := tracks[ti].Core
+		for e, name := range ct.Name {
+			if name != dispatch || ct.Kind[e] == core.EntryProfileCall {
+				continue
+			}
+			ev := ct.Ref[e]
+			if ev < 0 || int(ev) >= tr.Events.Len() {
+				continue
+			}
+			var args struct {
+				Data struct {
+					Type string `json:"type"`
+				} `json:"data"`
+			}
+			if json.Unmarshal(tr.Events.ArgsJSON(int(ev)), &args) != nil || args.Data.Type == "" {
+				continue
+			}
+			if titles == nil {
+				titles = map[EntryRef]string{}
+			}
+			titles[EntryRef{Track: TrackID(ti), Entry: int32(e)}] = "Event: " + args.Data.Type
+		}
+	}
+	return titles
 }

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"strings"
 	"testing"
 
 	"flamedesk/core"
@@ -10,7 +11,7 @@ import (
 // search for a title finds exactly the events of that name, and that ProfileCalls keep the
 // function's own name even when it looks like an event.
 func TestEventTitlesOnARealTrace(t *testing.T) {
-	tr := loadFixture(t, "gen-trace-small.json.gz")
+	tr := loadFixture(t, "generated", "gen-trace-small.json.gz")
 	m := New(tr)
 	counts := map[string]int{}
 	for ti := range m.Tracks {
@@ -26,7 +27,7 @@ func TestEventTitlesOnARealTrace(t *testing.T) {
 				continue
 			}
 			counts[raw]++
-			if want, ok := eventTitles[raw]; ok && got != want {
+			if want, ok := eventTitles[raw]; ok && got != want && !strings.HasPrefix(got, want+": ") {
 				t.Fatalf("%s shown as %q, want %q", raw, got, want)
 			}
 			if _, ok := eventTitles[raw]; !ok && got != raw {
@@ -51,4 +52,32 @@ func TestEventTitlesOnARealTrace(t *testing.T) {
 			t.Errorf("search %q found %d of the %d %s events", c.query, n, counts[c.raw], c.raw)
 		}
 	}
+}
+
+// TestEventDispatchNamesItsEvent checks on a real DevTools trace that every EventDispatch with a
+// DOM event type in its args is shown as "Event: TYPE", as DevTools shows it.
+func TestEventDispatchNamesItsEvent(t *testing.T) {
+	tr := loadFixture(t, "upstream", "devtools-web-dev.json.gz")
+	m := New(tr)
+	types := map[string]int{}
+	for ti := range m.Tracks {
+		ct := m.Tracks[ti].Core
+		for e := range ct.Len() {
+			ref := EntryRef{Track: TrackID(ti), Entry: int32(e)}
+			if ct.Kind[e] == core.EntryProfileCall || m.NameString(m.EntryNameID(ref)) != "EventDispatch" {
+				continue
+			}
+			args := string(tr.Events.ArgsJSON(int(ct.Ref[e])))
+			got := m.EntryName(ref)
+			typ, ok := strings.CutPrefix(got, "Event: ")
+			if !ok || !strings.Contains(args, `"type":"`+typ+`"`) {
+				t.Fatalf("EventDispatch with args %s shown as %q", args, got)
+			}
+			types[typ]++
+		}
+	}
+	if len(types) == 0 {
+		t.Fatal("the fixture shows no EventDispatch")
+	}
+	t.Logf("event types: %v", types)
 }
