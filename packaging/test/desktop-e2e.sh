@@ -41,6 +41,7 @@ session() {
 }
 
 shared=${FLAMEDESK_SHARED:-$(cd .. && pwd)/shared}
+[ -d "$shared/fixtures" ] || shared=$(cd "$(git config --get remote.origin.url 2>/dev/null || echo /nonexistent)/.." 2>/dev/null && pwd)/shared
 [ -d "$shared/fixtures" ] || shared=/work/shared
 files=$work/files
 mkdir -p "$files"

@@ -43,6 +43,7 @@ fi
 fixtures=$work/traces
 mkdir -p "$fixtures"
 shared=${FLAMEDESK_SHARED:-$(cd .. && pwd)/shared}
+[ -d "$shared/fixtures" ] || shared=$(cd "$(git config --get remote.origin.url 2>/dev/null || echo /nonexistent)/.." 2>/dev/null && pwd)/shared
 [ -d "$shared/fixtures" ] || shared=/work/shared
 cp "$shared/fixtures/generated/gen-selfprofile-small.json" "$fixtures/self-profile.json" || exit 1
 cp "$shared/fixtures/upstream/devtools-basic.cpuprofile.gz" "$fixtures/basic.cpuprofile.gz" || exit 1
