@@ -5,20 +5,17 @@ import (
 	"errors"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	gioapp "gioui.org/app"
 
 	"flamedesk/core"
+	"flamedesk/internal/fixtures"
 )
 
 func TestRequestFromURL(t *testing.T) {
-	fixture, err := filepath.Abs("../../shared/fixtures/generated/gen-cpuprofile-prettier-format.cpuprofile")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixture := fixtures.Path(t, "fixtures", "generated", "gen-cpuprofile-prettier-format.cpuprofile")
 	for _, tc := range []struct {
 		url, path, errPart string
 	}{
