@@ -1,6 +1,6 @@
 // Command flamedesk is a native flame-chart viewer for Chrome performance traces, .cpuprofile files
 // and JS Self-Profiling API profiles. With no subcommand it opens the window; the subcommands dump,
-// render, calltree and stats work without one.
+// render, calltree, stats and diff work without one.
 package main
 
 import (
@@ -29,10 +29,11 @@ Usage:
   flamedesk render FILE -o OUT.png [...]   draw the flame chart into a PNG
   flamedesk calltree FILE [...]            print the call tree (text or JSON)
   flamedesk stats FILE                     print load statistics and timings
+  flamedesk diff A B [...]                 compare two profiles function by function
   flamedesk --help | --version
 
 Run "flamedesk SUBCOMMAND --help" for the flags of a subcommand.
-Exit status: 0 ok, 1 bad input, 2 usage.
+Exit status: 0 ok, 1 bad input, 2 usage; diff: 3 when B is slower than --fail-above allows.
 `
 
 func main() {
@@ -56,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runCalltree(args[1:], stdout, stderr)
 		case "stats":
 			return runStats(args[1:], stdout, stderr)
+		case "diff":
+			return runDiff(args[1:], stdout, stderr)
 		}
 	}
 	return runGUI(args, stderr)

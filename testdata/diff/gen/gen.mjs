@@ -5,7 +5,7 @@
 // path of this machine ends up in the files) waits DELAY ms after load, marks "work-start", runs
 // work.js, marks "work-end" and measures "work". trace-a and trace-a2 are the same run with
 // different delays (so navigation alignment and mark alignment differ by a known amount);
-// trace-slow runs hashStrings four times as long. page-a.cpuprofile is the same page profiled
+// trace-slow runs hashStrings eight times as long. page-a.cpuprofile is the same page profiled
 // through the DevTools protocol at a 250 µs interval, for comparing a trace with a .cpuprofile.
 //
 // Node: node-a and node-slow run work.js with --cpu-prof at 100 µs, node-a2 at 300 µs (the same
