@@ -1,0 +1,146 @@
+package align
+
+import (
+	"context"
+	"errors"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"flamedesk/core"
+	"flamedesk/core/load"
+)
+
+// ev is one event of a built trace.
+type ev struct {
+	ph        byte
+	name, cat string
+	ts        float64
+	thread    core.ThreadID
+}
+
+// traceWith builds a trace of two processes (pid 1 and 2, one thread each) holding the given
+// events and one profile on pid 2 whose first sample is at 500 µs.
+func traceWith(events ...ev) *core.Trace {
+	tr := &core.Trace{Strings: core.NewStrings(), Threads: []core.Thread{{Pid: 1, Tid: 1}, {Pid: 2, Tid: 2}}}
+	e := &tr.Events
+	for _, ev := range events {
+		e.Ph = append(e.Ph, ev.ph)
+		e.Name = append(e.Name, tr.Strings.Intern(ev.name))
+		e.Cat = append(e.Cat, tr.Strings.Intern(ev.cat))
+		e.Ts = append(e.Ts, ev.ts)
+		e.Dur = append(e.Dur, math.NaN())
+		e.Thread = append(e.Thread, ev.thread)
+	}
+	tr.MinTs, tr.MaxTs = 100, 9000
+	tr.Profiles = []core.ProfileModel{{Pid: 2, Tid: 2, Thread: 1, Samples: []int32{0}, Timestamps: []float64{500, 600}}}
+	return tr
+}
+
+func TestAnchorsOfABuiltTrace(t *testing.T) {
+	tr := traceWith(
+		ev{'R', "navigationStart", "blink.user_timing", 200, 0}, // another renderer, earlier
+		ev{'R', "navigationStart", "blink.user_timing", 900, 1}, // the profiled renderer's own
+		ev{'R', "navigationStart", "blink.user_timing", 950, 1},
+		ev{'X', "navigationStart", "devtools.timeline", 800, 1}, // not User Timing
+		ev{'I', "ready", "blink.user_timing,rail", 3000, 1},
+		ev{'I', "ready", "blink.user_timing", 2500, 1},
+		ev{'b', "load", "blink.user_timing", 1200, 1},
+		ev{'e', "load", "blink.user_timing", 1700, 1},
+		ev{'X', "ready", "v8", 10, 1}, // same name, other category
+	)
+	side := Side{Trace: tr, Profile: 0}
+	cases := []struct {
+		spec string
+		want float64
+	}{
+		{"navigation", 900},
+		{"mark:ready", 2500},
+		{"mark:load", 1200}, // a measure lines up by its start
+		{"start", 500},      // the profile's first sample
+		{"offset:-25", 500}, // Anchor leaves the offset to Align
+	}
+	for _, c := range cases {
+		spec, err := ParseSpec(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Anchor(side, spec)
+		if err != nil || got != c.want {
+			t.Errorf("%s: %v, %v; want %v", c.spec, got, err, c.want)
+		}
+	}
+	if got, _ := Anchor(Side{Trace: tr, Profile: -1}, Spec{}); got != 100 {
+		t.Errorf("start without a profile: %v, want the trace's first event at 100", got)
+	}
+	if _, err := Anchor(side, Spec{Method: Mark, Name: "missing"}); !errors.Is(err, ErrNoAnchor) {
+		t.Errorf("a missing mark: %v", err)
+	}
+
+	// Two sides: B's mark 40 ms later on its clock, plus a manual 1 ms.
+	b := traceWith(ev{'I', "ready", "blink.user_timing", 42500, 1})
+	al, err := Align(side, Side{Trace: b, Profile: 0}, Spec{Method: Mark, Name: "ready", Offset: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if al.Offset != 41000 || al.ToB(2500) != 43500 || al.ToA(43500) != 2500 {
+		t.Errorf("alignment %+v", al)
+	}
+	if s, e, bs, be := al.Range(0, 500); s != 2500 || e != 3000 || bs != 43500 || be != 44000 {
+		t.Errorf("range 0–500 µs: A [%v, %v), B [%v, %v)", s, e, bs, be)
+	}
+	if al := Entries(10, 70, 5); al.Offset != 65 || al.AnchorB != 75 {
+		t.Errorf("entries: %+v", al)
+	}
+}
+
+func TestParseSpec(t *testing.T) {
+	for _, s := range []string{"start", "navigation", "mark:work-start", "offset:-1500.5"} {
+		spec, err := ParseSpec(s)
+		if err != nil || spec.String() != s {
+			t.Errorf("%q: %+v %v, prints %q", s, spec, err, spec.String())
+		}
+	}
+	for _, s := range []string{"", "mark:", "mark", "offset:x", "offset:NaN", "navigation:1", "frame"} {
+		if _, err := ParseSpec(s); err == nil {
+			t.Errorf("%q accepted", s)
+		}
+	}
+}
+
+// The recorded page waits 50 ms (trace-a) or 300 ms (trace-a2) after its load event before it
+// marks work-start and starts the measure "work"; the load comes after the navigation.
+func TestAnchorsOfRecordedTraces(t *testing.T) {
+	for name, delay := range map[string]float64{"trace-a.json.gz": 50e3, "trace-a2.json.gz": 300e3} {
+		tr, err := load.File(context.Background(), filepath.Join("../../testdata/diff", name), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		side := Side{Trace: tr, Profile: 0}
+		for i := range tr.Profiles {
+			if tr.Strings.Get(tr.Threads[tr.Profiles[i].Thread].Name) == "CrRendererMain" {
+				side.Profile = i
+			}
+		}
+		nav, err1 := Anchor(side, Spec{Method: Navigation})
+		mark, err2 := Anchor(side, Spec{Method: Mark, Name: "work-start"})
+		measure, err3 := Anchor(side, Spec{Method: Mark, Name: "work"})
+		end, err4 := Anchor(side, Spec{Method: Mark, Name: "work-end"})
+		if err := errors.Join(err1, err2, err3, err4); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if mark-nav < delay || measure != mark || end <= mark {
+			t.Errorf("%s: navigation %v, work-start %v (want ≥ %v µs later), measure %v, work-end %v", name, nav, mark, delay, measure, end)
+		}
+	}
+	cp, err := load.File(context.Background(), "../../testdata/diff/node-a.cpuprofile.gz", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Anchor(Side{Trace: cp, Profile: 0}, Spec{Method: Navigation}); !errors.Is(err, ErrNoAnchor) {
+		t.Errorf("navigation in a .cpuprofile: %v", err)
+	}
+	if got, err := Anchor(Side{Trace: cp, Profile: 0}, Spec{}); err != nil || got != cp.Profiles[0].Timestamps[0] {
+		t.Errorf("start of a .cpuprofile: %v %v", got, err)
+	}
+}
