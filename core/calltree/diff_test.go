@@ -92,7 +92,7 @@ func TestDiffKnownAnswer(t *testing.T) {
 	`)
 	d := compareAll(t, a, b, CompareOptions{})
 	type row struct {
-		name                               string
+		name                             string
 		selfA, selfB, runningA, runningB int // ms
 	}
 	want := []row{
