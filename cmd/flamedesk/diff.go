@@ -180,8 +180,8 @@ func parseMsRange(s string) ([2]float64, error) {
 	return r, nil
 }
 
-// pickProfile chooses the compared profile of one side: by --thread, else the default. want is
-// the thread A ended up with, which B falls back to by name.
+// pickProfile chooses the compared profile of one side: by --thread, else the default. like is
+// the thread A ended up with (in likeTrace), which B falls back to by name.
 func pickProfile(tr *core.Trace, thread string, like *core.Thread, likeTrace *core.Trace) (int, error) {
 	if len(tr.Profiles) == 0 {
 		return -1, errors.New("no CPU profile in the file")
@@ -226,6 +226,9 @@ func compareTraces(traces [2]*core.Trace, opts diffOptions, stdout, stderr io.Wr
 	for i, tr := range traces {
 		p, err := pickProfile(tr, opts.thread, like, traces[0])
 		if err != nil {
+			if len(tr.Profiles) > 0 {
+				return usageError(stderr, "diff: %s: --thread: %v", opts.files[i], err)
+			}
 			return inputError(stderr, opts.files[i], err)
 		}
 		profiles[i] = p
