@@ -267,43 +267,13 @@ func DiffColumnNames() []string { return slices.Clone(diffColumnNames[:]) }
 // when descending). Ties, and percentages that are NaN, fall back to the self delta and then the
 // key, so the order is deterministic.
 func (d *Diff) Sort(c DiffColumn, descending bool) {
-	value := func(r *DiffRow) float64 {
-		switch c {
-		case BySelfDeltaPct:
-			return r.SelfDeltaPct()
-		case BySelfA:
-			return float64(r.SelfA)
-		case BySelfB:
-			return float64(r.SelfB)
-		case ByRunningDelta:
-			return float64(r.RunningDelta())
-		case ByRunningDeltaPct:
-			return r.RunningDeltaPct()
-		case ByRunningA:
-			return float64(r.RunningA)
-		case ByRunningB:
-			return float64(r.RunningB)
-		}
-		return float64(r.SelfDelta())
-	}
-	compareKeys := func(a, b *DiffRow) int {
-		resource := func(k FuncKey) int {
-			if k.Resource {
-				return 1
-			}
-			return 0
-		}
-		return cmp.Or(strings.Compare(a.Key.Name, b.Key.Name), strings.Compare(a.Key.URL, b.Key.URL),
-			cmp.Compare(a.Key.Line, b.Key.Line), cmp.Compare(a.Key.Column, b.Key.Column),
-			cmp.Compare(resource(a.Key), resource(b.Key)))
-	}
 	slices.SortStableFunc(d.Rows, func(a, b DiffRow) int {
 		var c0 int
 		if c == ByFunctionName {
-			c0 = compareKeys(&a, &b)
+			c0 = compareKeys(a.Key, b.Key)
 		} else {
 			// cmp.Compare orders NaN first; keep rows without a percentage last either way.
-			va, vb := value(&a), value(&b)
+			va, vb := columnValue(&a, c), columnValue(&b, c)
 			switch {
 			case math.IsNaN(va) && math.IsNaN(vb):
 			case math.IsNaN(va):
@@ -317,7 +287,7 @@ func (d *Diff) Sort(c DiffColumn, descending bool) {
 		if descending {
 			c0 = -c0
 		}
-		return cmp.Or(c0, cmp.Compare(b.SelfDelta(), a.SelfDelta()), compareKeys(&a, &b))
+		return cmp.Or(c0, cmp.Compare(b.SelfDelta(), a.SelfDelta()), compareKeys(a.Key, b.Key))
 	})
 }
 
@@ -337,10 +307,28 @@ type CompareOptions struct {
 	KeepIdle bool
 }
 
+// Comparison is two profiles prepared for comparing: each side's transform stack over its own
+// range, B's holding A's transforms translated by MirrorTransform.
+type Comparison struct {
+	A, B *Stack
+	// EmptyB tells that a focus of A's stack names a function or path B lacks, so that nothing
+	// of B is kept: B's trees are then left out of the rows.
+	EmptyB bool
+}
+
 // Compare builds the comparison of the profile of a over range rA (A, the baseline) with
 // profile b over range rB, both with the transforms of a: the two ranges are normally one range of
-// an aligned axis, converted to each trace's clock.
+// an aligned axis, converted to each trace's clock. Rows are by function (see NewDiff).
 func Compare(a *Stack, b *Functions, rA, rB Range, opt CompareOptions) (*Diff, error) {
+	c, err := NewComparison(a, b, rA, rB, opt)
+	if err != nil {
+		return nil, err
+	}
+	return c.Functions(), nil
+}
+
+// NewComparison prepares the two sides of a comparison as Compare describes.
+func NewComparison(a *Stack, b *Functions, rA, rB Range, opt CompareOptions) (*Comparison, error) {
 	srcA, err := a.Functions().Source(rA)
 	if err != nil {
 		return nil, err
@@ -349,42 +337,53 @@ func Compare(a *Stack, b *Functions, rA, rB Range, opt CompareOptions) (*Diff, e
 	if err != nil {
 		return nil, err
 	}
-	sideA, err := prepare(srcA, opt)
-	if err != nil {
+	c := &Comparison{}
+	if c.A, err = prepare(srcA, opt); err != nil {
 		return nil, err
 	}
-	sideB, err := prepare(srcB, opt)
-	if err != nil {
+	if c.B, err = prepare(srcB, opt); err != nil {
 		return nil, err
 	}
 	indexB := keyIndex(b)
-	emptyB := false
 	for _, t := range a.Transforms() {
-		if err := sideA.Push(t); err != nil {
+		if err := c.A.Push(t); err != nil {
 			return nil, err
 		}
-		if emptyB {
+		if c.EmptyB {
 			continue
 		}
 		m, how := mirrorWith(t, a.Functions(), b, indexB)
 		switch how {
 		case MirrorEmpty:
-			emptyB = true
+			c.EmptyB = true
 		case MirrorApply:
-			if err := sideB.Push(m); err != nil {
+			if err := c.B.Push(m); err != nil {
 				return nil, err
 			}
 		}
 	}
-	treeB := sideB.Tree(View{})
-	if emptyB {
-		treeB = nil
+	return c, nil
+}
+
+// treeB is B's tree in view v, nil when B is empty.
+func (c *Comparison) treeB(v View) *Tree {
+	if c.EmptyB {
+		return nil
 	}
-	d := NewDiff(sideA.Tree(View{}), treeB)
-	if emptyB {
-		d.B = b
-	}
-	return d, nil
+	return c.B.Tree(v)
+}
+
+// Functions is the comparison by function, sorted by self delta.
+func (c *Comparison) Functions() *Diff {
+	d := NewDiff(c.A.Tree(View{}), c.treeB(View{}))
+	d.B = c.B.Functions()
+	return d
+}
+
+// Tree is the differential call tree in view v (its Order is ignored: see DiffTree.Sort).
+func (c *Comparison) Tree(v View) *DiffTree {
+	v.Order = ByRunning
+	return NewDiffTree(c.A.Tree(v), c.treeB(v))
 }
 
 // prepare starts the stack of one side of a comparison.
