@@ -153,3 +153,23 @@ func benchTransforms(b *testing.B, tr *core.Trace, profile int) {
 		}
 	})
 }
+
+// BenchmarkCompareLarge compares the large synthetic profile with a copy of itself: both sides
+// prepared, the rows by function and the top-down differential tree.
+func BenchmarkCompareLarge(b *testing.B) {
+	ta, tb := syntheticLarge(b), syntheticLarge(b)
+	srcA, err := NewFunctions(ta, &ta.Profiles[0]).Source(AllTime)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fb := NewFunctions(tb, &tb.Profiles[0])
+	b.ResetTimer()
+	for b.Loop() {
+		c, err := NewComparison(NewStack(srcA), fb, AllTime, AllTime, CompareOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Functions()
+		c.Tree(View{})
+	}
+}

@@ -29,9 +29,11 @@ type DiffTree struct {
 	depth              []int32
 	selfA, selfB       []time.Duration
 	runningA, runningB []time.Duration
-	kids               [][]DiffNodeID
-	roots              []DiffNodeID
-	TotalA, TotalB     time.Duration
+	// The children of n are kids[kidOff[n]:kidOff[n+1]], laid out once the tree is built.
+	kidOff         []int32
+	kids           []DiffNodeID
+	roots          []DiffNodeID
+	TotalA, TotalB time.Duration
 }
 
 // NewDiffTree merges a and b (b nil for an empty side). Children come sorted by running delta,
@@ -39,24 +41,37 @@ type DiffTree struct {
 func NewDiffTree(a, b *Tree) *DiffTree {
 	t := &DiffTree{A: a.Functions(), inverted: a.Inverted(), TotalA: a.Total()}
 	keyOf := map[FuncKey]int32{}
-	child := map[[2]int32]DiffNodeID{} // (parent+1, key) → node
+	child := map[uint64]DiffNodeID{} // (parent+1)<<32 | key → node
 	add := func(tree *Tree, isB bool) {
 		f := tree.Functions()
+		// The key of each function is looked up once, not once per node.
+		keyOfFunc := make([]int32, f.Len())
+		for i := range keyOfFunc {
+			keyOfFunc[i] = -1
+		}
 		var walk func(ids []NodeID, parent DiffNodeID)
 		walk = func(ids []NodeID, parent DiffNodeID) {
 			for _, id := range ids {
 				fn := tree.Func(id)
-				k := f.Key(fn)
-				ki, ok := keyOf[k]
-				if !ok {
-					ki = int32(len(t.keys))
-					keyOf[k] = ki
-					t.keys = append(t.keys, k)
+				if !f.Valid(fn) {
+					continue
 				}
-				n, ok := child[[2]int32{int32(parent) + 1, ki}]
+				ki := keyOfFunc[fn]
+				if ki < 0 {
+					k := f.Key(fn)
+					var ok bool
+					if ki, ok = keyOf[k]; !ok {
+						ki = int32(len(t.keys))
+						keyOf[k] = ki
+						t.keys = append(t.keys, k)
+					}
+					keyOfFunc[fn] = ki
+				}
+				ck := uint64(int64(parent)+1)<<32 | uint64(ki)
+				n, ok := child[ck]
 				if !ok {
 					n = t.newNode(parent, ki)
-					child[[2]int32{int32(parent) + 1, ki}] = n
+					child[ck] = n
 				}
 				if isB {
 					t.funcB[n] = fn
@@ -78,6 +93,7 @@ func NewDiffTree(a, b *Tree) *DiffTree {
 		t.TotalB = b.Total()
 		add(b, true)
 	}
+	t.layOutChildren()
 	t.Sort(ByRunningDelta, true)
 	return t
 }
@@ -97,13 +113,32 @@ func (t *DiffTree) newNode(parent DiffNodeID, key int32) DiffNodeID {
 	t.selfB = append(t.selfB, 0)
 	t.runningA = append(t.runningA, 0)
 	t.runningB = append(t.runningB, 0)
-	t.kids = append(t.kids, nil)
-	if parent >= 0 {
-		t.kids[parent] = append(t.kids[parent], n)
-	} else {
+	if parent < 0 {
 		t.roots = append(t.roots, n)
 	}
 	return n
+}
+
+// layOutChildren groups the nodes by parent into kids.
+func (t *DiffTree) layOutChildren() {
+	n := len(t.key)
+	t.kidOff = make([]int32, n+1)
+	for _, p := range t.parent {
+		if p >= 0 {
+			t.kidOff[p+1]++
+		}
+	}
+	for i := range n {
+		t.kidOff[i+1] += t.kidOff[i]
+	}
+	t.kids = make([]DiffNodeID, t.kidOff[n])
+	fill := slices.Clone(t.kidOff[:n])
+	for i, p := range t.parent {
+		if p >= 0 {
+			t.kids[fill[p]] = DiffNodeID(i)
+			fill[p]++
+		}
+	}
 }
 
 // Inverted reports whether the tree is bottom-up.
@@ -120,10 +155,10 @@ func (t *DiffTree) Children(n DiffNodeID) []DiffNodeID {
 	if n < 0 {
 		return t.roots
 	}
-	if int(n) >= len(t.kids) {
+	if int(n) >= len(t.key) {
 		return nil
 	}
-	return t.kids[n]
+	return t.kids[t.kidOff[n]:t.kidOff[n+1]]
 }
 
 // Parent is the parent of n, -1 for a root.
@@ -177,8 +212,8 @@ func (t *DiffTree) Sort(c DiffColumn, descending bool) {
 		return cmp.Or(c0, cmp.Compare(db, da), compareKeys(t.keys[t.key[a]], t.keys[t.key[b]]))
 	}
 	slices.SortStableFunc(t.roots, less)
-	for _, k := range t.kids {
-		slices.SortStableFunc(k, less)
+	for n := range len(t.key) {
+		slices.SortStableFunc(t.kids[t.kidOff[n]:t.kidOff[n+1]], less)
 	}
 }
 
