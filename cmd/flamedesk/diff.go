@@ -24,7 +24,8 @@ const exitRegression = 3
 
 const diffUsage = `Usage: flamedesk diff A B [--thread T] [--align start|navigation|mark:NAME|offset:US]
                       [--range S,E] [--transform KIND:ARG]... [--idle] [--sort COLUMN]
-                      [--top N] [--format text|json] [--fail-above PCT [--function NAME]]
+                      [--tree [--invert]] [--top N] [--format text|json]
+                      [--fail-above PCT [--function NAME]]
 
 Compares the CPU samples of two profiles (traces, .cpuprofile or JS Self-Profiling files, in any
 mix): for every function, matched by name, script URL, line and column, its self and running time
@@ -44,11 +45,16 @@ intervals compare as time. V8's "(idle)" samples are left out unless --idle is g
   --idle             keep the "(idle)" samples in the totals
   --sort COLUMN      self-delta (default), self-delta-pct, self-a, self-b, running-delta,
                      running-delta-pct, running-a, running-b or name; largest first
-  --top N            print only the first N functions (0: all)
+  --tree             the differential call tree instead of the table: both call trees merged by
+                     call path, children sorted by --sort (default here: running-delta)
+  --invert           with --tree: the bottom-up tree
+  --top N            print only the first N functions (with --tree: of each node's children; 0: all)
   --format F         text (a table) or json:
                        {"units":"ms","align":{"method","offset"},"a":{"file","total","samples"},
                         "b":{...},"functions":[{"name","url","line","column","selfA","selfB",
-                        "runningA","runningB"}]}   (line and column 1-based, 0 unknown)
+                        "runningA","runningB"}]}   (line and column 1-based, 0 unknown);
+                     with --tree, "tree" holds the roots instead of "functions", each node with the
+                     same fields and "children"
   --fail-above PCT   exit 3 when B's total is more than PCT % above A's
   --function NAME    with --fail-above: compare this function's self time instead of the totals
                      (NAME, NAME@URL or NAME@URL:LINE:COL; several matches are summed)
@@ -64,6 +70,8 @@ type diffOptions struct {
 	hasRange   bool
 	transforms transformFlags
 	keepIdle   bool
+	tree       bool
+	invert     bool
 	sort       calltree.DiffColumn
 	top        int
 	format     string
@@ -96,7 +104,9 @@ func parseDiffArgs(args []string, stdout, stderr io.Writer) (opts diffOptions, c
 	fs.StringVar(&rangeStr, "range", "", "")
 	fs.Var(&opts.transforms, "transform", "")
 	fs.BoolVar(&opts.keepIdle, "idle", false, "")
-	fs.StringVar(&sortStr, "sort", calltree.BySelfDelta.String(), "")
+	fs.StringVar(&sortStr, "sort", "", "")
+	fs.BoolVar(&opts.tree, "tree", false, "")
+	fs.BoolVar(&opts.invert, "invert", false, "")
 	fs.IntVar(&opts.top, "top", 0, "")
 	fs.StringVar(&opts.format, "format", "text", "")
 	failAbove := fs.String("fail-above", "", "")
@@ -132,6 +142,15 @@ func parseDiffArgs(args []string, stdout, stderr io.Writer) (opts diffOptions, c
 			return bad("--range %q: %v", rangeStr, err)
 		}
 		opts.hasRange = true
+	}
+	if sortStr == "" {
+		sortStr = calltree.BySelfDelta.String()
+		if opts.tree {
+			sortStr = calltree.ByRunningDelta.String()
+		}
+	}
+	if opts.invert && !opts.tree {
+		return bad("--invert needs --tree")
 	}
 	var okSort bool
 	if opts.sort, okSort = calltree.ParseDiffColumn(sortStr); !okSort {
@@ -264,18 +283,24 @@ func compareTraces(traces [2]*core.Trace, opts diffOptions, stdout, stderr io.Wr
 			}
 		}
 	}
-	d, err := calltree.Compare(stackA, funcsB, rA, rB, calltree.CompareOptions{KeepIdle: opts.keepIdle})
+	c, err := calltree.NewComparison(stackA, funcsB, rA, rB, calltree.CompareOptions{KeepIdle: opts.keepIdle})
 	if err != nil {
 		return inputError(stderr, opts.files[1], err)
 	}
+	d := c.Functions()
 	d.Sort(opts.sort, true)
+	var tree *calltree.DiffTree
+	if opts.tree {
+		tree = c.Tree(calltree.View{Inverted: opts.invert})
+		tree.Sort(opts.sort, true)
+	}
 
 	labels := [2]string{calltree.ProfileLabel(traces[0], profiles[0]), calltree.ProfileLabel(traces[1], profiles[1])}
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	if opts.format == "json" {
-		writeDiffJSON(w, d, al, opts)
+		writeDiffJSON(w, d, tree, al, opts)
 	} else {
-		writeDiffText(w, d, al, opts, labels)
+		writeDiffText(w, d, tree, al, opts, labels)
 	}
 	if err := w.Flush(); err != nil {
 		fmt.Fprintf(stderr, "flamedesk: diff: %v\n", err)
@@ -341,7 +366,7 @@ func pctString(a, b time.Duration) string {
 
 func signedMs(d time.Duration) string { return fmt.Sprintf("%+.3f", msOf(d)) }
 
-func writeDiffText(w *bufio.Writer, d *calltree.Diff, al align.Alignment, opts diffOptions, labels [2]string) {
+func writeDiffText(w *bufio.Writer, d *calltree.Diff, tree *calltree.DiffTree, al align.Alignment, opts diffOptions, labels [2]string) {
 	idle := ", (idle) left out"
 	if opts.keepIdle {
 		idle = ""
@@ -356,6 +381,10 @@ func writeDiffText(w *bufio.Writer, d *calltree.Diff, al align.Alignment, opts d
 		fmt.Fprintf(w, "transform %d: %s\n", i+1, t)
 	}
 	fmt.Fprintf(w, "total: %.3f → %.3f ms (%s ms, %s)\n", msOf(d.TotalA), msOf(d.TotalB), signedMs(d.TotalB-d.TotalA), pctString(d.TotalA, d.TotalB))
+	if tree != nil {
+		writeDiffTreeText(w, tree, opts.top)
+		return
+	}
 	fmt.Fprintf(w, "%10s %10s %10s %7s %10s %10s %10s  %s\n", "self A", "self B", "Δ self", "Δ%", "running A", "running B", "Δ running", "function")
 	rows := d.Rows
 	if opts.top > 0 && len(rows) > opts.top {
@@ -371,7 +400,36 @@ func writeDiffText(w *bufio.Writer, d *calltree.Diff, al align.Alignment, opts d
 	}
 }
 
-func writeDiffJSON(w *bufio.Writer, d *calltree.Diff, al align.Alignment, opts diffOptions) {
+// writeDiffTreeText prints the differential tree indented, one node per line, at most top
+// children per node.
+func writeDiffTreeText(w *bufio.Writer, tree *calltree.DiffTree, top int) {
+	view := "call tree"
+	if tree.Inverted() {
+		view = "bottom-up tree"
+	}
+	fmt.Fprintf(w, "differential %s:\n", view)
+	fmt.Fprintf(w, "%10s %10s %10s %7s %10s %10s  %s\n", "running A", "running B", "Δ running", "Δ%", "self A", "self B", "function")
+	var walk func(ids []calltree.DiffNodeID, depth int)
+	walk = func(ids []calltree.DiffNodeID, depth int) {
+		list := ids
+		if top > 0 && len(list) > top {
+			list = list[:top]
+		}
+		indent := strings.Repeat("  ", depth)
+		for _, n := range list {
+			r := tree.Row(n)
+			fmt.Fprintf(w, "%10.3f %10.3f %10s %7s %10.3f %10.3f  %s%s\n", msOf(r.RunningA), msOf(r.RunningB), signedMs(r.RunningDelta()),
+				pctString(r.RunningA, r.RunningB), msOf(r.SelfA), msOf(r.SelfB), indent, tree.Describe(n))
+			walk(tree.Children(n), depth+1)
+		}
+		if more := len(ids) - len(list); more > 0 {
+			fmt.Fprintf(w, "%10s %10s %10s %7s %10s %10s  %s… %d more\n", "", "", "", "", "", "", indent, more)
+		}
+	}
+	walk(tree.Roots(), 0)
+}
+
+func writeDiffJSON(w *bufio.Writer, d *calltree.Diff, tree *calltree.DiffTree, al align.Alignment, opts diffOptions) {
 	str := func(s string) {
 		b, _ := json.Marshal(s)
 		w.Write(b)
@@ -387,16 +445,7 @@ func writeDiffJSON(w *bufio.Writer, d *calltree.Diff, al align.Alignment, opts d
 	side(opts.files[0], d.TotalA, d.SamplesA)
 	w.WriteString(`,"b":`)
 	side(opts.files[1], d.TotalB, d.SamplesB)
-	w.WriteString(`,"functions":[`)
-	rows := d.Rows
-	if opts.top > 0 && len(rows) > opts.top {
-		rows = rows[:opts.top]
-	}
-	for i := range rows {
-		r := &rows[i]
-		if i > 0 {
-			w.WriteByte(',')
-		}
+	fields := func(r *calltree.DiffRow) {
 		name := r.Key.Name
 		if r.Key.Resource {
 			name = r.Key.URL
@@ -407,7 +456,43 @@ func writeDiffJSON(w *bufio.Writer, d *calltree.Diff, al align.Alignment, opts d
 		str(r.Key.URL)
 		w.WriteString(`,"line":` + strconv.Itoa(int(r.Key.Line)+1) + `,"column":` + strconv.Itoa(int(r.Key.Column)+1))
 		w.WriteString(`,"selfA":` + exactMs(r.SelfA) + `,"selfB":` + exactMs(r.SelfB))
-		w.WriteString(`,"runningA":` + exactMs(r.RunningA) + `,"runningB":` + exactMs(r.RunningB) + `}`)
+		w.WriteString(`,"runningA":` + exactMs(r.RunningA) + `,"runningB":` + exactMs(r.RunningB))
+	}
+	if tree != nil {
+		w.WriteString(`,"tree":`)
+		var nodes func(ids []calltree.DiffNodeID)
+		nodes = func(ids []calltree.DiffNodeID) {
+			if opts.top > 0 && len(ids) > opts.top {
+				ids = ids[:opts.top]
+			}
+			w.WriteByte('[')
+			for i, n := range ids {
+				if i > 0 {
+					w.WriteByte(',')
+				}
+				r := tree.Row(n)
+				fields(&r)
+				w.WriteString(`,"children":`)
+				nodes(tree.Children(n))
+				w.WriteByte('}')
+			}
+			w.WriteByte(']')
+		}
+		nodes(tree.Roots())
+		w.WriteString("}\n")
+		return
+	}
+	w.WriteString(`,"functions":[`)
+	rows := d.Rows
+	if opts.top > 0 && len(rows) > opts.top {
+		rows = rows[:opts.top]
+	}
+	for i := range rows {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		fields(&rows[i])
+		w.WriteByte('}')
 	}
 	w.WriteString("]}\n")
 }

@@ -196,3 +196,55 @@ func TestDiffCommandText(t *testing.T) {
 		t.Errorf("--top 3 or the idle note missing:\n%s", out.String())
 	}
 }
+
+// --tree prints the merged call tree: its roots hold each side's total (top-down in running
+// time, bottom-up in self time), exactly.
+func TestDiffCommandTree(t *testing.T) {
+	type node struct {
+		Name     string      `json:"name"`
+		SelfA    json.Number `json:"selfA"`
+		SelfB    json.Number `json:"selfB"`
+		RunningA json.Number `json:"runningA"`
+		RunningB json.Number `json:"runningB"`
+		Children []node      `json:"children"`
+	}
+	for _, invert := range []bool{false, true} {
+		args := []string{"diff", "--format", "json", "--tree", diffFile("node-a.cpuprofile.gz"), diffFile("node-slow.cpuprofile.gz")}
+		if invert {
+			args = append(args, "--invert")
+		}
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		var d struct {
+			A, B struct {
+				Total json.Number `json:"total"`
+			}
+			Tree []node `json:"tree"`
+		}
+		dec := json.NewDecoder(&out)
+		dec.UseNumber()
+		if err := dec.Decode(&d); err != nil {
+			t.Fatal(err)
+		}
+		var a, b int64
+		for _, r := range d.Tree {
+			if invert {
+				a, b = a+ns(t, r.SelfA), b+ns(t, r.SelfB)
+			} else {
+				a, b = a+ns(t, r.RunningA), b+ns(t, r.RunningB)
+			}
+		}
+		if a != ns(t, d.A.Total) || b != ns(t, d.B.Total) {
+			t.Errorf("invert %v: roots hold %d and %d ns of %s and %s ms", invert, a, b, d.A.Total, d.B.Total)
+		}
+		if invert && (len(d.Tree) == 0 || d.Tree[0].Name != "hashStrings" || len(d.Tree[0].Children) == 0 || d.Tree[0].Children[0].Name != "runWork") {
+			t.Errorf("bottom-up: the first root is not hashStrings called by runWork")
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"diff", "--invert", diffFile("node-a.cpuprofile.gz"), diffFile("node-slow.cpuprofile.gz")}, &out, &errb); code != exitUsage {
+		t.Errorf("--invert without --tree: exit %d", code)
+	}
+}
