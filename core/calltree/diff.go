@@ -98,7 +98,7 @@ func MirrorStack(s *Stack, src *Source) (out *Stack, empty bool, err error) {
 		case MirrorEmpty:
 			return out, true, nil
 		case MirrorApply:
-			if err := out.Push(m); err != nil {
+			if out, err = withTransform(out, m); err != nil {
 				return nil, false, err
 			}
 		}
@@ -346,7 +346,7 @@ func NewComparison(a *Stack, b *Functions, rA, rB Range, opt CompareOptions) (*C
 	}
 	indexB := keyIndex(b)
 	for _, t := range a.Transforms() {
-		if err := c.A.Push(t); err != nil {
+		if c.A, err = withTransform(c.A, t); err != nil {
 			return nil, err
 		}
 		if c.EmptyB {
@@ -357,7 +357,7 @@ func NewComparison(a *Stack, b *Functions, rA, rB Range, opt CompareOptions) (*C
 		case MirrorEmpty:
 			c.EmptyB = true
 		case MirrorApply:
-			if err := c.B.Push(m); err != nil {
+			if c.B, err = withTransform(c.B, m); err != nil {
 				return nil, err
 			}
 		}
@@ -393,9 +393,16 @@ func prepare(src *Source, opt CompareOptions) (*Stack, error) {
 		return s, nil
 	}
 	if idle := IdleFunction(src.Functions()); idle != NoFunc {
-		if err := s.Push(Transform{Kind: DropFunction, Func: idle}); err != nil {
-			return nil, err
-		}
+		return withTransform(s, Transform{Kind: DropFunction, Func: idle})
+	}
+	return s, nil
+}
+
+// withTransform is s with t pushed. Every push of a comparison goes through here, so that it
+// follows the stack's API in one place.
+func withTransform(s *Stack, t Transform) (*Stack, error) {
+	if err := s.Push(t); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -42,13 +42,29 @@ func compareAll(tb testing.TB, a, b *core.Trace, opt CompareOptions, specs ...st
 	}
 	s := NewStack(src)
 	for _, spec := range specs {
-		push(tb, s, spec)
+		s = pushSpec(tb, s, spec)
 	}
 	d, err := Compare(s, defaultFunctions(tb, b), AllTime, AllTime, opt)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return d
+}
+
+// pushSpec is s with the command-line transform spec pushed (through withTransform, so that
+// these tests follow the stack's API where the comparison does).
+func pushSpec(tb testing.TB, s *Stack, spec string) *Stack {
+	tb.Helper()
+	ts, err := ParseSpec(spec, s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, t := range ts {
+		if s, err = withTransform(s, t); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s
 }
 
 func findRow(d *Diff, name string) *DiffRow {
@@ -168,7 +184,7 @@ func TestDiffMirrorMissingFunction(t *testing.T) {
 	fa := defaultFunctions(t, a)
 	srcA, _ := fa.Source(AllTime)
 	s := NewStack(srcA)
-	push(t, s, "merge-function:A")
+	s = pushSpec(t, s, "merge-function:A")
 	srcB, _ := defaultFunctions(t, b).Source(AllTime)
 	mb, empty, err := MirrorStack(s, srcB)
 	if err != nil || empty || mb.Len() != 1 {
@@ -177,7 +193,7 @@ func TestDiffMirrorMissingFunction(t *testing.T) {
 	if roots := mb.Tree(View{}).Roots(); len(roots) != 1 || mb.Functions().Name(mb.Tree(View{}).Func(roots[0])) != "B" {
 		t.Errorf("B after merging A: roots %v", roots)
 	}
-	push(t, s, "focus-function:X")
+	s = pushSpec(t, s, "focus-function:X")
 	if _, empty, err := MirrorStack(s, srcB); err != nil || !empty {
 		t.Errorf("mirror of focus X: empty %v, err %v", empty, err)
 	}
