@@ -33,11 +33,34 @@ const (
 	Mark
 )
 
-// Spec is an alignment as a user states it.
+var methodNames = [...]string{Start: "start", Navigation: "navigation", Mark: "mark"}
+
+// MarshalText names the method ("start", "navigation", "mark"), so that a saved Spec (a recent
+// entry's alignment) reads well and survives reordering of the constants.
+func (m Method) MarshalText() ([]byte, error) {
+	if int(m) >= len(methodNames) {
+		return nil, fmt.Errorf("unknown alignment method %d", m)
+	}
+	return []byte(methodNames[m]), nil
+}
+
+// UnmarshalText is the inverse of MarshalText.
+func (m *Method) UnmarshalText(b []byte) error {
+	for i, name := range methodNames {
+		if name == string(b) {
+			*m = Method(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown alignment method %q", b)
+}
+
+// Spec is an alignment as a user states it. It marshals to JSON as
+// {"method":"mark","name":"app-ready","offset":-1500}, the form a recent entry keeps.
 type Spec struct {
-	Method Method
-	Name   string  // Mark: the mark or measure
-	Offset float64 // µs added to the second profile's anchor, after the method has lined them up
+	Method Method  `json:"method"`
+	Name   string  `json:"name,omitempty"`   // Mark: the mark or measure
+	Offset float64 `json:"offset,omitempty"` // µs added to the second profile's anchor after the method lined them up (dragging B's ruler)
 }
 
 // ParseSpec reads the command-line form: "start", "navigation", "mark:NAME" or "offset:US" (the

@@ -2,6 +2,7 @@ package align
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"path/filepath"
@@ -143,4 +144,42 @@ func TestAnchorsOfRecordedTraces(t *testing.T) {
 	if got, err := Anchor(Side{Trace: cp, Profile: 0}, Spec{}); err != nil || got != cp.Profiles[0].Timestamps[0] {
 		t.Errorf("start of a .cpuprofile: %v %v", got, err)
 	}
+}
+
+// A Spec saved as JSON (as a recent entry keeps it) reads back the same.
+func TestSpecJSON(t *testing.T) {
+	for _, s := range []Spec{{}, {Method: Navigation, Offset: 250}, {Method: Mark, Name: "app-ready", Offset: -1500.5}} {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Spec
+		if err := json.Unmarshal(b, &back); err != nil || back != s {
+			t.Errorf("%+v → %s → %+v, %v", s, b, back, err)
+		}
+	}
+	if b, _ := json.Marshal(Spec{Method: Mark, Name: "x"}); string(b) != `{"method":"mark","name":"x"}` {
+		t.Errorf("marshalled as %s", b)
+	}
+	var s Spec
+	if err := json.Unmarshal([]byte(`{"method":"sideways"}`), &s); err == nil {
+		t.Error("an unknown method was accepted")
+	}
+}
+
+// ParseSpec never panics, and what it accepts prints back to a spec that parses the same.
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"start", "navigation", "mark:a:b", "offset:-1e3", "offset:", "mark:", "offset:1e400"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		spec, err := ParseSpec(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseSpec(spec.String())
+		if err != nil || again != spec {
+			t.Errorf("%q → %+v prints %q → %+v, %v", s, spec, spec.String(), again, err)
+		}
+	})
 }
