@@ -4,9 +4,11 @@
 // offset that maps the first profile's clock onto the second's.
 //
 // The navigation start and the marks are read straight from the trace's event columns by the
-// small finders in this file. core/timelines (being written alongside) will own navigations and
-// User Timing for the rest of the app; once it lands, Anchor should ask it instead, and the
-// finders here can go.
+// two small finders in this file (NavigationStart, UserTiming). core/timelines, written alongside,
+// will own navigations and User Timing for the rest of the app; once it lands, Anchor should take
+// the first of timelines.Build(tr).Navigations with IsMainFrame and the profile's Pid (the loader
+// keeps no args of navigationStart today, so the finder here cannot tell the main frame's), and
+// the first of Timings.Marks or Timings.Measures by Name, and the finders can go.
 package align
 
 import (
