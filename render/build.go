@@ -97,6 +97,8 @@ type Builder struct {
 	ui       uiInk
 	// groupTitles caches Group.Title, which formats.
 	groupTitles []string
+	// diffLevels, when set, colours each ProfileCall by its frame's diff level (SetDiffLevels).
+	diffLevels []int8
 }
 
 // styleKey names a bar colour independently of the theme: a category, a URL hue and saturation,
@@ -111,6 +113,7 @@ const (
 	styleCategory = iota
 	styleURL
 	styleNoURL
+	styleDiff // hue holds the diff level + DiffLevels
 )
 
 // ink is a style's colours as colour-table ids: fill and text, normal and dimmed.
@@ -175,6 +178,8 @@ func (b *Builder) inkFor(k styleKey) ink {
 		fill = t.Categories[k.cat]
 	case styleURL:
 		fill = hsl(float64(k.hue), float64(k.sat)/100, t.URLLightness)
+	case styleDiff:
+		fill = t.DiffLevelColor(int8(int(k.hue) - DiffLevels))
 	default:
 		fill = t.NoURL
 	}
@@ -206,7 +211,15 @@ func (b *Builder) entryStyle(ct *core.Track, e int32) uint16 {
 			if s := b.frameStyle[f]; s != 0 {
 				return s - 1
 			}
-			s := b.style(b.frameKey(&tr.Frames[f]))
+			key := b.frameKey(&tr.Frames[f])
+			if b.diffLevels != nil {
+				level := 0
+				if int(f) < len(b.diffLevels) {
+					level = int(min(max(b.diffLevels[f], -DiffLevels), DiffLevels))
+				}
+				key = styleKey{kind: styleDiff, hue: uint16(level + DiffLevels)}
+			}
+			s := b.style(key)
 			b.frameStyle[f] = s + 1
 			return s
 		}
@@ -229,6 +242,14 @@ func (b *Builder) entryStyle(ct *core.Track, e int32) uint16 {
 		b.nameStyle[name] = s + 1
 	}
 	return s
+}
+
+// SetDiffLevels switches the flame chart to diff colours: each ProfileCall takes the colour of
+// its frame's level (DiffShades.FrameLevels, indexed by FrameID); nil goes back to colours by
+// script. Trace events keep their category colours.
+func (b *Builder) SetDiffLevels(levels []int8) {
+	b.diffLevels = levels
+	clear(b.frameStyle)
 }
 
 func (b *Builder) frameKey(f *core.CallFrame) styleKey {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"time"
 
+	"flamedesk/core"
 	"flamedesk/core/calltree"
 )
 
@@ -66,4 +67,47 @@ func (s *DiffShades) Scale() time.Duration { return s.scale }
 // range, or cut away by a transform) is neutral.
 func (s *DiffShades) Of(k calltree.FuncKey) color.NRGBA {
 	return s.theme.DiffColor(s.delta[k], s.scale)
+}
+
+// DiffLevels is how many shades each side of the diff scale has in the flame chart, where
+// colours are cached per style: a level is -DiffLevels (the largest speedup) to +DiffLevels
+// (the largest slowdown), 0 unchanged.
+const DiffLevels = 10
+
+// DiffLevel quantises a change on the same square-root scale as DiffColor.
+func DiffLevel(delta, scale time.Duration) int8 {
+	if delta == 0 || scale <= 0 {
+		return 0
+	}
+	l := int8(math.Round(math.Sqrt(min(math.Abs(float64(delta))/float64(scale), 1)) * DiffLevels))
+	if delta < 0 {
+		return -l
+	}
+	return l
+}
+
+// DiffLevelColor is the colour of a level (clamped to ±DiffLevels).
+func (t *Theme) DiffLevelColor(level int8) color.NRGBA {
+	f := min(math.Abs(float64(level))/DiffLevels, 1)
+	switch {
+	case level > 0:
+		return mix(t.DiffNeutral(), diffSlower, f)
+	case level < 0:
+		return mix(t.DiffNeutral(), diffFaster, f)
+	}
+	return t.DiffNeutral()
+}
+
+// FrameLevels is the diff level of every call frame of tr, for Builder.SetDiffLevels: a frame
+// is its function's identity (name, URL, line, column), so frames of either trace of the
+// comparison, and of any thread, find their function's change. Functions outside the comparison
+// are level 0.
+func (s *DiffShades) FrameLevels(tr *core.Trace) []int8 {
+	out := make([]int8, len(tr.Frames))
+	for i := range tr.Frames {
+		f := &tr.Frames[i]
+		k := calltree.FuncKey{Name: tr.Strings.Get(f.FunctionName), URL: tr.Strings.Get(f.URL), Line: f.Line, Column: f.Column}
+		out[i] = DiffLevel(s.delta[k], s.scale)
+	}
+	return out
 }

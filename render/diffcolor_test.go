@@ -1,12 +1,20 @@
 package render
 
 import (
+	"context"
+	"fmt"
 	"image/color"
 	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"flamedesk/core"
 	"flamedesk/core/calltree"
+	"flamedesk/core/integrate"
+	"flamedesk/core/load"
+	"flamedesk/timeline"
 )
 
 // distance is the Euclidean distance between two colours in RGB.
@@ -82,5 +90,94 @@ func TestDiffShades(t *testing.T) {
 	}
 	if s.Of(same) != th.DiffNeutral() || s.Of(calltree.FuncKey{Name: "elsewhere"}) != th.DiffNeutral() {
 		t.Error("unchanged and unknown functions are not neutral")
+	}
+}
+
+func TestDiffLevels(t *testing.T) {
+	const scale = 100 * time.Millisecond
+	cases := map[time.Duration]int8{0: 0, scale: DiffLevels, -scale: -DiffLevels, 5 * scale: DiffLevels, scale / 4: 5, -scale / 100: -1}
+	for d, want := range cases {
+		if got := DiffLevel(d, scale); got != want {
+			t.Errorf("DiffLevel(%v) = %d, want %d", d, got, want)
+		}
+	}
+	th := Dark()
+	if th.DiffLevelColor(DiffLevels) != diffSlower || th.DiffLevelColor(-DiffLevels) != diffFaster || th.DiffLevelColor(0) != th.DiffNeutral() {
+		t.Error("the ends and the middle of the level scale are not red, green and neutral")
+	}
+	// A level is the continuous colour of a change that falls exactly on it.
+	if got, want := th.DiffLevelColor(5), th.DiffColor(scale/4, scale); got != want {
+		t.Errorf("level 5 is %v, a quarter of the scale %v", got, want)
+	}
+}
+
+// The recorded slowdown in a flame chart in diff colours: B's hashStrings bars take the full
+// red, other functions their own level, and switching back restores the colours by script.
+func TestBuilderDiffColours(t *testing.T) {
+	load := func(name string) *core.Trace {
+		tr, err := load.File(context.Background(), filepath.Join("..", "testdata", "diff", name), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	ta, tb := load("trace-a.json.gz"), load("trace-slow.json.gz")
+	funcs := func(tr *core.Trace) *calltree.Functions {
+		return calltree.NewFunctions(tr, &tr.Profiles[calltree.DefaultProfile(tr)])
+	}
+	srcA, err := funcs(ta).Source(calltree.AllTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := calltree.Compare(calltree.NewStack(srcA), funcs(tb), calltree.AllTime, calltree.AllTime, calltree.CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deltaOf := map[string]time.Duration{}
+	for _, r := range d.Rows {
+		deltaOf[fmt.Sprintf("%s@%s:%d:%d", r.Key.Name, r.Key.URL, r.Key.Line, r.Key.Column)] = r.SelfDelta()
+	}
+	th := Light()
+	shades := NewDiffShades(d, th)
+	integrate.Build(tb)
+	m := timeline.New(tb)
+	b := NewBuilder(m)
+	b.SetDiffLevels(shades.FrameLevels(tb))
+	seen := map[string]bool{}
+	for ti := range m.Tracks {
+		ct := m.Tracks[ti].Core
+		for e := range int32(ct.Len()) {
+			if ct.Kind[e] != core.EntryProfileCall {
+				continue
+			}
+			f := &tb.Frames[ct.Frame[e]]
+			key := fmt.Sprintf("%s@%s:%d:%d", tb.Strings.Get(f.FunctionName), tb.Strings.Get(f.URL), f.Line, f.Column)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			want := th.DiffLevelColor(DiffLevel(deltaOf[key], shades.Scale()))
+			if got := b.EntryColor(timeline.EntryRef{Track: timeline.TrackID(ti), Entry: e}, th); got != want {
+				t.Errorf("%s: %v, want %v", key, got, want)
+			}
+			if strings.HasPrefix(key, "hashStrings@") && want != diffSlower {
+				t.Errorf("hashStrings is %v, not the full red", want)
+			}
+		}
+	}
+	if !seen["hashStrings@http://flamedesk.test/page.html:16:20"] || len(seen) < 5 {
+		t.Fatalf("only %d functions drawn: %v", len(seen), seen)
+	}
+	b.SetDiffLevels(nil)
+	for ti := range m.Tracks {
+		ct := m.Tracks[ti].Core
+		for e := range int32(ct.Len()) {
+			if f := ct.Frame[e]; ct.Kind[e] == core.EntryProfileCall && tb.Strings.Get(tb.Frames[f].FunctionName) == "hashStrings" {
+				if got, want := b.EntryColor(timeline.EntryRef{Track: timeline.TrackID(ti), Entry: e}, th), th.URLColor("http://flamedesk.test/page.html"); got != want {
+					t.Errorf("back to script colours: %v, want %v", got, want)
+				}
+				return
+			}
+		}
 	}
 }
