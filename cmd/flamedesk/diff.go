@@ -7,8 +7,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image/png"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -16,7 +18,10 @@ import (
 	"flamedesk/core"
 	"flamedesk/core/align"
 	"flamedesk/core/calltree"
+	"flamedesk/core/integrate"
 	"flamedesk/core/load"
+	"flamedesk/render"
+	"flamedesk/timeline"
 )
 
 // exitRegression is diff's answer to --fail-above: B is slower than A by more than allowed.
@@ -25,7 +30,7 @@ const exitRegression = 3
 const diffUsage = `Usage: flamedesk diff A B [--thread T] [--align start|navigation|mark:NAME|offset:US]
                       [--range S,E] [--transform KIND:ARG]... [--idle] [--sort COLUMN]
                       [--tree [--invert]] [--top N] [--format text|json]
-                      [--fail-above PCT [--function NAME]]
+                      [--fail-above PCT [--function NAME]] [--png OUT.png [--theme light|dark]]
 
 Compares the CPU samples of two profiles (traces, .cpuprofile or JS Self-Profiling files, in any
 mix): for every function, matched by name, script URL, line and column, its self and running time
@@ -55,6 +60,9 @@ intervals compare as time. V8's "(idle)" samples are left out unless --idle is g
                         "runningA","runningB"}]}   (line and column 1-based, 0 unknown);
                      with --tree, "tree" holds the roots instead of "functions", each node with the
                      same fields and "children"
+  --png OUT.png      also draw B's compared thread over the compared range as a flame chart in
+                     diff colours: each function red when it takes more self time in B than in
+                     A, green when less, grey when unchanged (1600×1000; --theme light or dark)
   --fail-above PCT   exit 3 when B's total is more than PCT % above A's
   --function NAME    with --fail-above: compare this function's self time instead of the totals
                      (NAME, NAME@URL or NAME@URL:LINE:COL; several matches are summed)
@@ -77,6 +85,8 @@ type diffOptions struct {
 	format     string
 	failAbove  float64 // NaN when not asked for
 	function   string
+	png        string
+	theme      string
 }
 
 func runDiff(args []string, stdout, stderr io.Writer) int {
@@ -111,6 +121,8 @@ func parseDiffArgs(args []string, stdout, stderr io.Writer) (opts diffOptions, c
 	fs.StringVar(&opts.format, "format", "text", "")
 	failAbove := fs.String("fail-above", "", "")
 	fs.StringVar(&opts.function, "function", "", "")
+	fs.StringVar(&opts.png, "png", "", "")
+	fs.StringVar(&opts.theme, "theme", "light", "")
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -172,6 +184,9 @@ func parseDiffArgs(args []string, stdout, stderr io.Writer) (opts diffOptions, c
 	}
 	if opts.function != "" && math.IsNaN(opts.failAbove) {
 		return bad("--function needs --fail-above")
+	}
+	if render.ThemeByName(opts.theme) == nil {
+		return bad("--theme must be light or dark, not %q", opts.theme)
 	}
 	return opts, exitOK, true
 }
@@ -305,6 +320,12 @@ func compareTraces(traces [2]*core.Trace, opts diffOptions, stdout, stderr io.Wr
 	if err := w.Flush(); err != nil {
 		fmt.Fprintf(stderr, "flamedesk: diff: %v\n", err)
 		return exitInput
+	}
+	if opts.png != "" {
+		p := &traces[1].Profiles[profiles[1]]
+		if code := drawDiffPNG(traces[1], p.Pid, p.Tid, d, rB, opts, stdout, stderr); code != exitOK {
+			return code
+		}
 	}
 	if math.IsNaN(opts.failAbove) {
 		return exitOK
@@ -495,4 +516,48 @@ func writeDiffJSON(w *bufio.Writer, d *calltree.Diff, tree *calltree.DiffTree, a
 		w.WriteByte('}')
 	}
 	w.WriteString("]}\n")
+}
+
+// drawDiffPNG draws thread pid:tid of tr over range r (as far as it is finite) in the diff
+// colours of d.
+func drawDiffPNG(tr *core.Trace, pid, tid int64, d *calltree.Diff, r calltree.Range, opts diffOptions, stdout, stderr io.Writer) int {
+	const width, height = 1600, 1000
+	integrate.Build(tr)
+	m := timeline.New(tr)
+	if err := showOnlyThread(m, fmt.Sprintf("%d:%d", pid, tid)); err != nil {
+		return inputError(stderr, opts.files[1], err)
+	}
+	lo, hi := m.Bounds()
+	vp := timeline.NewViewport(lo, hi)
+	t0, t1 := max(lo, r.Start), min(hi, r.End)
+	if t1 > t0 {
+		vp.SetView(timeline.View{Start: t0 - vp.Origin(), Span: t1 - t0})
+	}
+	theme := render.ThemeByName(opts.theme)
+	b := render.NewBuilder(m)
+	b.SetDiffLevels(render.NewDiffShades(d, theme).FrameLevels(tr))
+	var list render.DrawList
+	b.Build(&list, vp, &render.Frame{
+		Width: width, Height: height, Theme: theme,
+		Selection: timeline.NoEntry, Hover: timeline.Hit{Kind: timeline.HitNone, Track: -1, Group: -1, Entry: timeline.NoEntry},
+	})
+	f, err := os.Create(opts.png)
+	if err != nil {
+		return writeError(stderr, opts.png, err)
+	}
+	w := bufio.NewWriter(f)
+	err = png.Encode(w, render.PaintImage(&list))
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return writeError(stderr, opts.png, err)
+	}
+	if opts.format == "text" {
+		fmt.Fprintf(stdout, "%s: B's flame chart in diff colours, %d bars\n", opts.png, list.Stats.Spans)
+	}
+	return exitOK
 }

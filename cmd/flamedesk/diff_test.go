@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"image/color"
+	"image/png"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"flamedesk/render"
 )
 
 // diffFile names a recorded comparison fixture (testdata/diff/gen/gen.mjs made them).
@@ -246,5 +251,40 @@ func TestDiffCommandTree(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"diff", "--invert", diffFile("node-a.cpuprofile.gz"), diffFile("node-slow.cpuprofile.gz")}, &out, &errb); code != exitUsage {
 		t.Errorf("--invert without --tree: exit %d", code)
+	}
+}
+
+// --png draws B's thread in diff colours: the slowed function's bars are the full red.
+func TestDiffCommandPNG(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "diff.png")
+	var stdout, stderr bytes.Buffer
+	args := []string{"diff", diffFile("trace-a.json.gz"), diffFile("trace-slow.json.gz"), "--align", "mark:work-start", "--range", "0,", "--png", out}
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := render.Light().DiffLevelColor(render.DiffLevels)
+	n := 0
+	bounds := img.Bounds()
+	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+		for x := bounds.Min.X; x < bounds.Max.X; x++ {
+			if c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA); c == red {
+				n++
+			}
+		}
+	}
+	if bounds.Dx() != 1600 || bounds.Dy() != 1000 || n < 5000 {
+		t.Errorf("%v image with %d pixels of the full red", bounds, n)
+	}
+	if code := run(append(args, "--theme", "sepia"), &stdout, &stderr); code != exitUsage {
+		t.Errorf("--theme sepia: exit %d", code)
 	}
 }
