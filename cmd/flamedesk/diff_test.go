@@ -288,3 +288,16 @@ func TestDiffCommandPNG(t *testing.T) {
 		t.Errorf("--theme sepia: exit %d", code)
 	}
 }
+
+// parseMsRange never panics, and what it accepts is an ordered pair without NaN.
+func FuzzParseMsRange(f *testing.F) {
+	for _, s := range []string{"0,500", ",0", "0,", "-20.5,1e3", "5,1", ",", "a,b", "1e400,2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := parseMsRange(s)
+		if err == nil && !(r[0] < r[1]) {
+			t.Errorf("%q accepted as %v", s, r)
+		}
+	})
+}
