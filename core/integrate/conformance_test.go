@@ -17,8 +17,8 @@ import (
 	"flamedesk/internal/fixtures"
 )
 
-// The DevTools references (shared/conformance/golden/*.devtools.json.gz) decoded into just what
-// is compared.
+// The DevTools references (conformance/golden/*.devtools.json.gz, in testdata or the corpus)
+// decoded into just what is compared.
 type refDoc struct {
 	Input struct {
 		File string
