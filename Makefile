@@ -16,7 +16,8 @@ MACOS_APP   ?= dist/flamedesk.app
 MACOS_BIN   ?=
 
 .PHONY: all deps build run test fmt-check vet staticcheck unit cross install-check window-test \
-	dialog-e2e desktop-e2e windows windows-check winres macos icons install uninstall bench fuzz clean
+	dialog-e2e desktop-e2e windows windows-check winres macos icons install uninstall bench fuzz clean \
+	references
 
 all: build
 
@@ -41,8 +42,20 @@ vet:
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
 
+# The tests run with a scratch HOME and XDG folders, so that none can read or write the user's
+# settings, cache or recent list; Go's own caches and settings stay where they are.
+SCRATCH_HOME = d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	export GOCACHE="$$($(GO) env GOCACHE)" GOMODCACHE="$$($(GO) env GOMODCACHE)" \
+	  GOPATH="$$($(GO) env GOPATH)" GOENV="$$($(GO) env GOENV)" HOME="$$d" \
+	  XDG_CONFIG_HOME="$$d/.config" XDG_CACHE_HOME="$$d/.cache" XDG_DATA_HOME="$$d/.local/share" \
+	  XDG_STATE_HOME="$$d/.local/state" &&
+
+# Tests whose files are only in the optional corpus skip themselves; say so once, visibly.
 unit:
-	$(GO) test -race ./...
+	@if [ -z "$$FLAMEDESK_CORPUS" ]; then echo "unit: FLAMEDESK_CORPUS is not set: the tests of the optional corpus" \
+	  "(gen-trace-large, the tsc profile, 4 large DevTools traces, their references) are skipped;" \
+	  "README.md, \"Test data\", says how to run them"; fi
+	@$(SCRATCH_HOME) $(GO) test -race ./...
 
 # Windows builds without cgo; CI checks that it still does.
 cross:
@@ -89,7 +102,7 @@ install-check:
 
 # The window tests start their own Xvfb and drive the real binary with xdotool.
 window-test: build
-	FLAMEDESK_BIN=$(CURDIR)/$(BIN) $(GO) test -tags windowtest -count=1 -timeout 15m ./app/wintest/
+	@$(SCRATCH_HOME) FLAMEDESK_BIN=$(CURDIR)/$(BIN) $(GO) test -tags windowtest -count=1 -timeout 15m ./app/wintest/
 
 # Ctrl+O in the real window, then the portal, zenity and builtin dialogs driven with xdotool.
 dialog-e2e: build
@@ -144,6 +157,13 @@ fuzz:
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+# Remakes the DevTools and Lighthouse references in testdata/conformance/golden from the fixtures
+# in testdata/fixtures, with the trace engine and Lighthouse pinned in scripts/references (needs
+# Node 20+ and npm; the tests themselves never need Node).
+references:
+	cd scripts/references && npm ci --no-audit --no-fund && \
+	  node --max-old-space-size=6000 references.mjs --refresh --out ../../testdata/conformance/golden ../../testdata/fixtures
 
 clean:
 	rm -rf bin dist

@@ -5,7 +5,9 @@
 # cover loading, when the window redraws its progress bar ten times a second.
 #   scripts/framebench.sh [FILE] [SECONDS]
 set -euo pipefail
-file=${1:-../shared/fixtures/generated/gen-trace-large.json.gz}
+# The large trace is in the optional corpus (README, "Test data"); the medium one is in testdata.
+if [ -n "${FLAMEDESK_CORPUS:-}" ]; then default=$FLAMEDESK_CORPUS/fixtures/generated/gen-trace-large.json.gz; else default=testdata/fixtures/generated/gen-trace-medium-reload.json.gz; fi
+file=${1:-$default}
 secs=${2:-20}
 bin=${FLAMEDESK_BIN:-bin/flamedesk}
 disp=:$((60 + RANDOM % 30))

@@ -10,8 +10,8 @@ import (
 	"flamedesk/internal/fixtures"
 )
 
-// loadFixture reads a fixture (its path under ../shared/fixtures) and builds its tracks, as the
-// window's loader does.
+// loadFixture reads a fixture (its path below fixtures/, in testdata or the corpus) and builds
+// its tracks, as the window's loader does.
 func loadFixture(tb testing.TB, elems ...string) *core.Trace {
 	tb.Helper()
 	tr, err := load.File(context.Background(), fixtures.Path(tb, append([]string{"fixtures"}, elems...)...), nil)

@@ -44,9 +44,27 @@ type display struct {
 	cmd  *exec.Cmd
 }
 
-// startXvfb starts an Xvfb on the first free display number and stops it when the test ends.
+// isolateHome points HOME and the XDG folders at empty scratch folders for this test and every
+// process it starts, so that no test reads or writes the user's real settings, cache or recent
+// list. A test that wants particular settings sets XDG_CONFIG_HOME again after this.
+func isolateHome(t *testing.T) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"} {
+		dir := filepath.Join(home, strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(v, "XDG_"), "_HOME")))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(v, dir)
+	}
+}
+
+// startXvfb starts an Xvfb on the first free display number and stops it when the test ends. The
+// test runs with a scratch HOME (isolateHome).
 func startXvfb(t *testing.T) *display {
 	t.Helper()
+	isolateHome(t)
 	for n := 90; n < 140; n++ {
 		lock := fmt.Sprintf("/tmp/.X%d-lock", n)
 		if lockHeld(lock) {

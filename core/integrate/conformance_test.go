@@ -17,8 +17,8 @@ import (
 	"flamedesk/internal/fixtures"
 )
 
-// The DevTools references (shared/conformance/golden/*.devtools.json.gz) decoded into just what
-// is compared.
+// The DevTools references (conformance/golden/*.devtools.json.gz, in testdata or the corpus)
+// decoded into just what is compared.
 type refDoc struct {
 	Input struct {
 		File string
@@ -130,8 +130,12 @@ func fixtureNamed(t *testing.T, stem string) string {
 	t.Helper()
 	var found []string
 	for _, dir := range []string{"upstream", "generated"} {
-		m, _ := filepath.Glob(filepath.Join(fixtures.Shared(), "fixtures", dir, stem+".*"))
-		found = append(found, m...)
+		for _, root := range []string{fixtures.Testdata(), fixtures.Corpus()} {
+			if m, _ := filepath.Glob(filepath.Join(root, "fixtures", dir, stem+".*")); root != "" && len(m) > 0 {
+				found = append(found, m...)
+				break // testdata's copy stands for the corpus's
+			}
+		}
 	}
 	if len(found) != 1 {
 		t.Fatalf("want one fixture named %s.*, found %q", stem, found)

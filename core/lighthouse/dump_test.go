@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"flamedesk/core/dump"
@@ -47,7 +46,7 @@ func TestDumpRefine(t *testing.T) {
 			}
 			var path string
 			for _, dir := range []string{"upstream", "generated"} {
-				if p := filepath.Join(fixtures.Shared(), "fixtures", dir, ref.Input.File); fileExists(p) {
+				if p := fixtures.Find("fixtures", dir, ref.Input.File); p != "" {
 					path = p
 				}
 			}
@@ -119,9 +118,4 @@ func gunzip(tb testing.TB, path string) []byte {
 		tb.Fatal(err)
 	}
 	return data
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }

@@ -79,8 +79,7 @@ func loadGolden(tb testing.TB, path string) *goldenFile {
 func fixtureFor(tb testing.TB, name string) string {
 	tb.Helper()
 	for _, dir := range []string{"upstream", "generated"} {
-		p := filepath.Join(fixtures.Shared(), "fixtures", dir, name)
-		if _, err := os.Stat(p); err == nil {
+		if p := fixtures.Find("fixtures", dir, name); p != "" {
 			return p
 		}
 	}

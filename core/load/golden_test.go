@@ -165,8 +165,7 @@ func fixtureFor(t *testing.T, name string) string {
 	t.Helper()
 	base := filepath.Base(name)
 	for _, dir := range []string{"upstream", "generated"} {
-		p := filepath.Join(fixtures.Shared(), "fixtures", dir, base)
-		if _, err := os.Stat(p); err == nil {
+		if p := fixtures.Find("fixtures", dir, base); p != "" {
 			return p
 		}
 	}

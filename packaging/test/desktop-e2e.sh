@@ -40,16 +40,15 @@ session() {
 		XDG_RUNTIME_DIR="$work/run" NO_AT_BRIDGE=1 FLAMEDESK_E2E_TOKEN="$work" "$@"
 }
 
-shared=${FLAMEDESK_SHARED:-$(cd .. && pwd)/shared}
-[ -d "$shared/fixtures" ] || shared=$(cd "$(git config --get remote.origin.url 2>/dev/null || echo /nonexistent)/.." 2>/dev/null && pwd)/shared
-[ -d "$shared/fixtures" ] || shared=/work/shared
+# The repository's own test data: a plain clone has everything these tests need.
+testdata=$PWD/testdata
 files=$work/files
 mkdir -p "$files"
-cp "$shared/fixtures/generated/gen-cpuprofile-prettier-format.cpuprofile" "$files/prettier.cpuprofile"
-cp "$shared/fixtures/upstream/devtools-basic.cpuprofile.gz" "$files/basic.cpuprofile.gz"
-cp "$shared/fixtures/upstream/lighthouse-cpu-profiler-m86.trace.json" "$files/lighthouse.trace.json"
-cp "$shared/fixtures/generated/gen-trace-small.json.gz" "$files/small.trace.json.gz"
-cp "$shared/fixtures/generated/gen-selfprofile-small.json" "$files/plain.json"
+cp "$testdata/fixtures/generated/gen-cpuprofile-prettier-format.cpuprofile" "$files/prettier.cpuprofile"
+cp "$testdata/fixtures/upstream/devtools-basic.cpuprofile.gz" "$files/basic.cpuprofile.gz"
+cp "$testdata/fixtures/upstream/lighthouse-cpu-profiler-m86.trace.json" "$files/lighthouse.trace.json"
+cp "$testdata/fixtures/generated/gen-trace-small.json.gz" "$files/small.trace.json.gz"
+cp "$testdata/fixtures/generated/gen-selfprofile-small.json" "$files/plain.json"
 
 content_type() { session gio info -a standard::content-type "$1" | sed -n 's/.*content-type: //p'; }
 expect_type() { # FILE TYPE

@@ -42,12 +42,11 @@ fi
 # common prefix of a folder's names on its own, which would garble a typed path.
 fixtures=$work/traces
 mkdir -p "$fixtures"
-shared=${FLAMEDESK_SHARED:-$(cd .. && pwd)/shared}
-[ -d "$shared/fixtures" ] || shared=$(cd "$(git config --get remote.origin.url 2>/dev/null || echo /nonexistent)/.." 2>/dev/null && pwd)/shared
-[ -d "$shared/fixtures" ] || shared=/work/shared
-cp "$shared/fixtures/generated/gen-selfprofile-small.json" "$fixtures/self-profile.json" || exit 1
-cp "$shared/fixtures/upstream/devtools-basic.cpuprofile.gz" "$fixtures/basic.cpuprofile.gz" || exit 1
-cp "$shared/fixtures/generated/gen-trace-small.json.gz" "$fixtures/trace small.json.gz" || exit 1
+# The repository's own test data: a plain clone has everything these tests need.
+testdata=$PWD/testdata
+cp "$testdata/fixtures/generated/gen-selfprofile-small.json" "$fixtures/self-profile.json" || exit 1
+cp "$testdata/fixtures/upstream/devtools-basic.cpuprofile.gz" "$fixtures/basic.cpuprofile.gz" || exit 1
+cp "$testdata/fixtures/generated/gen-trace-small.json.gz" "$fixtures/trace small.json.gz" || exit 1
 
 display=""
 for n in $(seq 91 120); do
