@@ -336,7 +336,7 @@ func TestWhitespaceFloodStaysBounded(t *testing.T) {
 	src := io.MultiReader(strings.NewReader("["+ev+","),
 		io.LimitReader(&endless{}, size),
 		strings.NewReader(`,`+ev+`]`))
-	l := newLoader(context.Background(), src)
+	l := newLoader(context.Background(), src, nil)
 	if err := l.read(); err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func TestWhitespaceFloodStaysBounded(t *testing.T) {
 			return nil, err
 		}
 		defer inf.Close()
-		l := newLoader(context.Background(), inf)
+		l := newLoader(context.Background(), inf, nil)
 		return l, l.read()
 	}()
 	if err != nil {

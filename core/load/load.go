@@ -69,9 +69,9 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 		src = inf
 	}
 
-	l := newLoader(ctx, src)
-	l.reserve(jsonSizeHint(r, size, gz))
-	if err := l.read(); err != nil {
+	mem := newBudget(size, gz)
+	l := newLoader(ctx, src, mem)
+	if err := readAll(l); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
 		}
@@ -87,7 +87,7 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	if p != nil {
 		p.SetStage("assembling profiles")
 	}
-	if err := buildProfiles(ctx, tr); err != nil {
+	if err := buildProfiles(ctx, tr, mem); err != nil {
 		return nil, err
 	}
 	finishBounds(tr)
@@ -104,10 +104,17 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	return tr, nil
 }
 
+// readAll runs the reader, turning a load over its memory budget into an error.
+func readAll(l *loader) (err error) {
+	defer catchBudget(&err)
+	return l.read()
+}
+
 // buildProfiles assembles the raw chunks and builds one model per profiled thread.
-func buildProfiles(ctx context.Context, tr *core.Trace) error {
+func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error) {
+	defer catchBudget(&err)
 	t0 := time.Now()
-	asm, err := assemble(ctx, tr, &tr.Warnings)
+	asm, err := assemble(ctx, tr, &tr.Warnings, mem)
 	if err != nil {
 		return err
 	}
@@ -115,7 +122,7 @@ func buildProfiles(ctx context.Context, tr *core.Trace) error {
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "assemble", Dur: t1.Sub(t0)})
 	tr.Profiles = make([]core.ProfileModel, 0, len(asm))
 	for i := range asm {
-		m, err := buildModel(ctx, tr, &asm[i], &tr.Warnings)
+		m, err := buildModel(ctx, tr, &asm[i], &tr.Warnings, mem)
 		if err != nil {
 			return err
 		}
@@ -140,31 +147,6 @@ func finishBounds(tr *core.Trace) {
 	if tr.MinTs > tr.MaxTs {
 		tr.MinTs, tr.MaxTs = 0, 0
 	}
-}
-
-// jsonSizeHint guesses the size of the JSON: the file size, or for gzip the uncompressed size
-// that the gzip trailer records (mod 4 GiB, and only for the last member, hence the sanity
-// bounds). 0 when unknown.
-func jsonSizeHint(r io.Reader, size int64, gz bool) int64 {
-	if size <= 0 {
-		return 0
-	}
-	if !gz {
-		return size
-	}
-	ra, ok := r.(io.ReaderAt)
-	if !ok || size < 18 {
-		return 0
-	}
-	var b [4]byte
-	if _, err := ra.ReadAt(b[:], size-4); err != nil {
-		return 0
-	}
-	isize := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
-	if isize < size || isize > 64*size {
-		return 0
-	}
-	return isize
 }
 
 // countingReader reports the bytes read from the file to the progress.

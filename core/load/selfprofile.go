@@ -65,14 +65,14 @@ func (sp *selfProfile) readKey(l *loader, key string) error {
 				if err != nil {
 					return err
 				}
-				id = l.strs.InternBytes(v)
+				id = l.internBytes(v)
 			} else {
 				sp.bad++
 				if err := s.skip(); err != nil {
 					return err
 				}
 			}
-			sp.resources = append(sp.resources, id)
+			sp.resources = push(l.mem, sp.resources, id)
 		case "frames":
 			f := selfFrame{resource: -1}
 			err := l.eachMember(&sp.bad, func(k []byte) error {
@@ -85,7 +85,7 @@ func (sp *selfProfile) readKey(l *loader, key string) error {
 						if err != nil {
 							return err
 						}
-						f.name, f.hasName = l.strs.InternBytes(v), true
+						f.name, f.hasName = l.internBytes(v), true
 						return nil
 					}
 					sp.bad++
@@ -111,7 +111,7 @@ func (sp *selfProfile) readKey(l *loader, key string) error {
 			if err != nil {
 				return err
 			}
-			sp.frames = append(sp.frames, f)
+			sp.frames = push(l.mem, sp.frames, f)
 		case "stacks":
 			st := selfStack{frame: -1, parent: -1}
 			err := l.eachMember(&sp.bad, func(k []byte) error {
@@ -134,7 +134,7 @@ func (sp *selfProfile) readKey(l *loader, key string) error {
 			if err != nil {
 				return err
 			}
-			sp.stacks = append(sp.stacks, st)
+			sp.stacks = push(l.mem, sp.stacks, st)
 		}
 		more, err = s.arrayNext()
 		if err != nil {
@@ -181,7 +181,7 @@ func (sp *selfProfile) readSamples(l *loader) error {
 		if err != nil {
 			return err
 		}
-		sp.samples = append(sp.samples, smp)
+		sp.samples = push(l.mem, sp.samples, smp)
 		more, err = s.arrayNext()
 		if err != nil {
 			return err
@@ -237,15 +237,15 @@ func (sp *selfProfile) finish(l *loader) error {
 	l.beginPending()
 	zero := l.strs.Intern("0")
 	addNode := func(id, parent int64, cf core.CallFrame) {
-		c.NodeID = push(c.NodeID, id)
-		c.NodeParent = push(c.NodeParent, parent)
+		c.NodeID = push(l.mem, c.NodeID, id)
+		c.NodeParent = push(l.mem, c.NodeParent, parent)
 		flags := uint8(core.NodeHasCallFrame)
 		if parent != core.NoNode {
 			flags |= core.NodeHasParent
 		}
-		c.NodeFlags = push(c.NodeFlags, flags)
-		c.NodeChildren = push(c.NodeChildren, core.Span{})
-		c.NodeFrame = push(c.NodeFrame, l.internFrame(cf))
+		c.NodeFlags = push(l.mem, c.NodeFlags, flags)
+		c.NodeChildren = push(l.mem, c.NodeChildren, core.Span{})
+		c.NodeFrame = push(l.mem, c.NodeFrame, l.internFrame(cf))
 	}
 	addNode(selfRootID, core.NoNode, core.CallFrame{FunctionName: l.strs.Intern("(root)"), ScriptID: zero, Line: -1, Column: -1})
 
@@ -296,8 +296,8 @@ func (sp *selfProfile) finish(l *loader) error {
 			id = core.NoNode
 			badSamples++
 		}
-		c.SampleIDs = push(c.SampleIDs, id)
-		c.Deltas = push(c.Deltas, smp.ts*1000)
+		c.SampleIDs = push(l.mem, c.SampleIDs, id)
+		c.Deltas = push(l.mem, c.Deltas, smp.ts*1000)
 	}
 	if hasIdle {
 		addNode(idleID, selfRootID, core.CallFrame{FunctionName: l.strs.Intern("(idle)"), ScriptID: zero, Line: -1, Column: -1})
@@ -322,12 +322,16 @@ func (sp *selfProfile) finish(l *loader) error {
 	return nil
 }
 
+// frameOverhead is what a call frame costs in Frames and the frame map.
+const frameOverhead = 96
+
 // internFrame interns a ready call frame.
 func (l *loader) internFrame(cf core.CallFrame) core.FrameID {
 	if id, ok := l.frames[cf]; ok {
 		return id
 	}
 	id := core.FrameID(len(l.tr.Frames))
+	l.mem.charge(frameOverhead)
 	l.tr.Frames = append(l.tr.Frames, cf)
 	l.frames[cf] = id
 	return id

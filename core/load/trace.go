@@ -70,6 +70,7 @@ type threadKey struct{ pid, tid int64 }
 // loader holds the state of one load.
 type loader struct {
 	ctx       context.Context
+	mem       *budget
 	s         *scanner
 	tr        *core.Trace
 	strs      *core.Strings
@@ -145,11 +146,12 @@ type chunkMark struct {
 	nodes, children, samples, deltas, positions, traceIDs int
 }
 
-func newLoader(ctx context.Context, src io.Reader) *loader {
+func newLoader(ctx context.Context, src io.Reader, mem *budget) *loader {
 	tr := &core.Trace{Strings: core.NewStrings()}
 	l := &loader{
 		ctx:      ctx,
-		s:        newScanner(ctx, src, nil),
+		mem:      mem,
+		s:        newScanner(ctx, src, nil, mem),
 		tr:       tr,
 		strs:     tr.Strings,
 		ch:       &tr.Chunks,
@@ -168,27 +170,6 @@ func newLoader(ctx context.Context, src io.Reader) *loader {
 		l.nameFlags[id] |= n.flags
 	}
 	return l
-}
-
-// reserve sizes the event columns for a JSON document of about jsonBytes, so that they do not
-// grow by copying. Chrome's events average 300-400 bytes. A guess too high costs address space
-// but not memory: pages that are never written are never made resident.
-func (l *loader) reserve(jsonBytes int64) {
-	n := int(min(jsonBytes/200, 1<<26))
-	if n < 1024 {
-		return
-	}
-	e := &l.tr.Events
-	e.Ph = make([]byte, 0, n)
-	e.Name = make([]core.StrID, 0, n)
-	e.Cat = make([]core.StrID, 0, n)
-	e.Ts = make([]float64, 0, n)
-	e.Dur = make([]float64, 0, n)
-	e.Thread = make([]core.ThreadID, 0, n)
-	e.Args = make([]core.Span, 0, n)
-	e.SampleTraceID = make([]int64, 0, n)
-	// The kept args (FunctionCall data, metadata...) run at about a sixteenth of a Chrome trace.
-	e.ArgsArena = make([]byte, 0, min(jsonBytes/16, 1<<31))
 }
 
 func (l *loader) flags(id core.StrID) uint8 {
@@ -841,7 +822,7 @@ func (l *loader) commitEvent() {
 		}
 		var id core.StrID
 		if f.hasID {
-			id = l.strs.InternBytes(f.id)
+			id = l.internBytes(f.id)
 		}
 		l.commitChunk(kind, f.ph, f.pid, f.tid, id, f.idIsString, ts)
 		if kind != core.ChunkData {
@@ -891,12 +872,12 @@ func (l *loader) commitEvent() {
 	th := l.thread(f.pid, f.tid)
 
 	e := &l.tr.Events
-	e.Ph = push(e.Ph, f.ph)
-	e.Name = push(e.Name, f.name)
-	e.Cat = push(e.Cat, f.cat)
-	e.Ts = push(e.Ts, ts)
-	e.Dur = push(e.Dur, dur)
-	e.Thread = push(e.Thread, th)
+	e.Ph = push(l.mem, e.Ph, f.ph)
+	e.Name = push(l.mem, e.Name, f.name)
+	e.Cat = push(l.mem, e.Cat, f.cat)
+	e.Ts = push(l.mem, e.Ts, ts)
+	e.Dur = push(l.mem, e.Dur, dur)
+	e.Thread = push(l.mem, e.Thread, th)
 
 	var span core.Span
 	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M') {
@@ -910,10 +891,10 @@ func (l *loader) commitEvent() {
 			l.w.argsArenaFull++
 		default:
 			span = core.Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(args))}
-			e.ArgsArena = append(grow(e.ArgsArena, len(args)), args...)
+			e.ArgsArena = append(grow(l.mem, e.ArgsArena, len(args)), args...)
 		}
 	}
-	e.Args = push(e.Args, span)
+	e.Args = push(l.mem, e.Args, span)
 
 	// DevTools' extractSampleTraceId: beginData wins when present, even without an id.
 	var sti int64
@@ -927,7 +908,7 @@ func (l *loader) commitEvent() {
 	case f.hasStiData:
 		sti = f.stiData
 	}
-	e.SampleTraceID = push(e.SampleTraceID, sti)
+	e.SampleTraceID = push(l.mem, e.SampleTraceID, sti)
 
 	if f.ph == 'M' {
 		l.metadata(f, th, fl)
@@ -946,15 +927,19 @@ func (l *loader) metadata(f *event, th core.ThreadID, fl uint8) {
 	t := &l.tr.Threads[th]
 	switch {
 	case fl&flagThreadName != 0 && f.hasArgName:
-		t.Name = l.strs.InternBytes(f.argName)
+		t.Name = l.internBytes(f.argName)
 	case fl&flagProcessName != 0 && f.hasArgName:
-		l.procName[f.pid] = l.strs.InternBytes(f.argName)
+		l.procName[f.pid] = l.internBytes(f.argName)
 	case fl&flagThreadSort != 0 && f.hasSortIndex:
 		t.SortIndex, t.HasSortIndex = f.sortIndex, true
 	case fl&flagProcessSort != 0 && f.hasSortIndex:
 		l.procSort[f.pid] = f.sortIndex
 	}
 }
+
+// threadOverhead is what a thread costs in Threads and the thread map (and in the tracks built
+// for it later, which start small).
+const threadOverhead = 256
 
 // thread returns the id of (pid, tid), adding it when new. Events come in runs on one thread, so
 // the last answer is kept at hand.
@@ -966,6 +951,7 @@ func (l *loader) thread(pid, tid int64) core.ThreadID {
 	id, ok := l.threads[k]
 	if !ok {
 		id = core.ThreadID(len(l.tr.Threads))
+		l.mem.charge(threadOverhead)
 		l.tr.Threads = append(l.tr.Threads, core.Thread{Pid: pid, Tid: tid})
 		l.threads[k] = id
 	}
@@ -985,12 +971,27 @@ func (l *loader) intern(b []byte) core.StrID {
 	if e.s == string(b) {
 		return e.id
 	}
-	id := l.strs.InternBytes(b)
+	id := l.internBytes(b)
 	e.s, e.id = l.strs.Get(id), id
 	return id
 }
 
 const internCacheSize = 1024
+
+// stringOverhead is what the string table spends on a string beside its bytes: its header in
+// the list and its entry in the map.
+const stringOverhead = 64
+
+// internBytes interns b, charging a new string to the budget. (It is charged once made: one
+// string is no longer than a token, which the scanner's buffer has already held.)
+func (l *loader) internBytes(b []byte) core.StrID {
+	n := l.strs.Len()
+	id := l.strs.InternBytes(b)
+	if l.strs.Len() > n {
+		l.mem.charge(int64(len(b)) + stringOverhead)
+	}
+	return id
+}
 
 type internEntry struct {
 	s  string

@@ -1,0 +1,41 @@
+package load
+
+import (
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// physicalMemory is the machine's RAM in bytes, 0 when unknown.
+func physicalMemory() int64 {
+	var si syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&si); err != nil {
+		return 0
+	}
+	return int64(si.Totalram) * int64(si.Unit)
+}
+
+// processLimits are the limits on this process's memory: ulimit -v and -d, and the cgroup's
+// memory.max (cgroup v2) or memory.limit_in_bytes (v1).
+func processLimits() []processLimit {
+	var out []processLimit
+	for _, r := range []struct {
+		name string
+		res  int
+	}{{"address-space limit (ulimit -v)", syscall.RLIMIT_AS}, {"data limit (ulimit -d)", syscall.RLIMIT_DATA}} {
+		var rl syscall.Rlimit
+		if syscall.Getrlimit(r.res, &rl) == nil && rl.Cur < math.MaxInt64 {
+			out = append(out, processLimit{r.name, int64(rl.Cur)})
+		}
+	}
+	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		if b, err := os.ReadFile(p); err == nil {
+			if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 {
+				out = append(out, processLimit{"cgroup memory limit", v})
+			}
+		}
+	}
+	return out
+}
