@@ -14,8 +14,9 @@ import (
 // that would pass it ends with ErrMemoryBudget instead of the process dying of "out of memory".
 //
 // The rule: the machine's share is a quarter of the smallest of the physical memory, the cgroup's
-// memory limit, the address-space and data-segment limits (ulimit -v, ulimit -d) and the Go memory
-// limit (GOMEMLIMIT), so that the tracks, the timeline and the window built from what is loaded
+// memory limit, the address-space and data-segment limits (ulimit -v, ulimit -d) and twice the Go
+// memory limit (GOMEMLIMIT, a soft limit the collector works to keep: FitMemoryLimit sets it to half
+// of a hard one), so that the tracks, the timeline and the window built from what is loaded
 // (about as much again) and the garbage collector's headroom still fit. For a file that is not
 // gzip and whose size is known, the budget is also at most fileBytesFactor times its size plus
 // fileBytesSlack: no valid input needs more, so a file that asks for more is refused early.
@@ -79,8 +80,10 @@ func machineMemory() (int64, string) {
 			best, why = l.bytes, l.name
 		}
 	}
-	if goLimit := debug.SetMemoryLimit(-1); goLimit > 0 && goLimit < math.MaxInt64 && goLimit < best {
-		best, why = goLimit, "Go memory limit"
+	// The Go memory limit is a soft one, kept with a collector working harder: half of it is
+	// counted like a quarter of a hard one.
+	if goLimit := debug.SetMemoryLimit(-1); goLimit > 0 && goLimit < best/2 {
+		best, why = goLimit*2, "twice the Go memory limit"
 	}
 	return best, why
 }
@@ -131,5 +134,25 @@ func catchBudget(err *error) {
 			panic(r)
 		}
 		*err = be
+	}
+}
+
+// FitMemoryLimit sets the Go memory limit (the garbage collector's soft target) to half of the
+// process's hard memory limit (ulimit -v or -d, or the cgroup's), unless GOMEMLIMIT or an earlier
+// call set a lower one. Under a hard limit the heap must not grow to twice what is live before the
+// collector runs, as it does by default: the address space it maps stays mapped. Commands call it
+// once at start.
+func FitMemoryLimit() {
+	hard := int64(math.MaxInt64)
+	for _, l := range processLimits() {
+		if l.bytes > 0 {
+			hard = min(hard, l.bytes)
+		}
+	}
+	if hard == math.MaxInt64 {
+		return
+	}
+	if cur := debug.SetMemoryLimit(-1); hard/2 < cur {
+		debug.SetMemoryLimit(hard / 2)
 	}
 }
