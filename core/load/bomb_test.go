@@ -54,9 +54,9 @@ var bombKinds = map[string]struct{ head, unit, tail string }{
 	"events": {"[", `{"ph":"X","name":"A","cat":"c","pid":1,"tid":1,"ts":1,"dur":1},` + "\n", "{}]"},
 	// Events with a new name each time would be dearer still, but compress poorly; a
 	// repeated name costs the columns alone.
-	"cpuprofile-samples": {`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],"startTime":0,"endTime":1,"samples":[`, "1,", `1],"timeDeltas":[1]}`},
-	"cpuprofile-nodes":   {`{"nodes":[`, `{"id":1,"callFrame":{"functionName":"f","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},`, `{"id":2,"callFrame":{"functionName":"f","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],"samples":[1],"timeDeltas":[1]}`},
-	"selfprofile-frames": {`{"resources":[],"stacks":[],"samples":[],"frames":[`, `{"name":"f"},`, `{"name":"g"}]}`},
+	"cpuprofile-samples":  {`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],"startTime":0,"endTime":1,"samples":[`, "1,", `1],"timeDeltas":[1]}`},
+	"cpuprofile-nodes":    {`{"nodes":[`, `{"id":1,"callFrame":{"functionName":"f","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},`, `{"id":2,"callFrame":{"functionName":"f","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],"samples":[1],"timeDeltas":[1]}`},
+	"selfprofile-frames":  {`{"resources":[],"stacks":[],"samples":[],"frames":[`, `{"name":"f"},`, `{"name":"g"}]}`},
 	"selfprofile-samples": {`{"resources":[],"frames":[{"name":"f"}],"stacks":[{"frameId":0}],"samples":[`, `{"timestamp":1,"stackId":0},`, `{"timestamp":2,"stackId":0}]}`},
 }
 

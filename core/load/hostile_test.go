@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -353,7 +354,7 @@ func TestWhitespaceFloodStaysBounded(t *testing.T) {
 	io.Copy(zw, io.MultiReader(strings.NewReader("["), io.LimitReader(&endless{}, size), strings.NewReader(ev+"]")))
 	zw.Close()
 	l2, err := func() (*loader, error) {
-		inf, err := newInflater(context.Background(), bytes.NewReader(gz.Bytes()))
+		inf, err := newInflater(context.Background(), bufio.NewReader(bytes.NewReader(gz.Bytes())))
 		if err != nil {
 			return nil, err
 		}

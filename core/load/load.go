@@ -26,17 +26,47 @@ import (
 )
 
 // File loads the trace or profile at path. Progress counts the bytes read from the file.
+// Only regular files are read: opening a named pipe waits for a writer, which no cancel can
+// interrupt, and a device or directory is no trace.
 func File(ctx context.Context, path string, p *core.Progress) (*core.Trace, error) {
+	if err := checkRegular(os.Stat(path)); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
+	st, err := f.Stat()
+	if err := checkRegular(st, err); err != nil {
+		return nil, err // it changed between the two looks
 	}
-	return Reader(ctx, f, size, p)
+	return Reader(ctx, f, st.Size(), p)
+}
+
+// ErrNotRegular is wrapped by the error for a path that is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+func checkRegular(st os.FileInfo, err error) error {
+	if err != nil {
+		return err
+	}
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	what := "a special file"
+	switch {
+	case m.IsDir():
+		what = "a directory"
+	case m&os.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&os.ModeSocket != 0:
+		what = "a socket"
+	case m&os.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Errorf("%w: it is %s", ErrNotRegular, what)
 }
 
 // Reader loads a trace or profile from r. size is the number of bytes r will deliver, or -1 when

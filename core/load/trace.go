@@ -87,6 +87,8 @@ type loader struct {
 	lastThreadID core.ThreadID
 	lastThreadOK bool
 	pendDirty    bool // pending holds data to roll back
+	arrayClosed  bool // the last event array ended with its ']'
+	docClosed    bool // the top-level value ended where JSON says it ends
 	ev           event
 	pend         pending
 	minTs        float64
@@ -195,6 +197,7 @@ func (l *loader) read() error {
 	case '[':
 		l.tr.Kind = core.InputTrace
 		err = l.eventArray()
+		l.docClosed = l.arrayClosed
 	case '{':
 		err = l.topObject()
 	default:
@@ -203,7 +206,40 @@ func (l *loader) read() error {
 	if err != nil {
 		return err
 	}
+	if l.docClosed {
+		if err := l.afterDocument(); err != nil {
+			return err
+		}
+	}
 	l.finish()
+	return nil
+}
+
+// afterDocument reads what follows the document to the end of the input. Only whitespace may: a
+// second document or any other text is not loaded, and says so with its size. Reading to the end
+// also checks the gzip trailer, whose checksum comes after the last byte of JSON.
+func (l *loader) afterDocument() error {
+	s := l.s
+	c, ok := s.peek()
+	if ok {
+		at := s.offset()
+		what := "text"
+		if c == '[' || c == '{' {
+			what = "a second JSON document"
+		}
+		for ok {
+			s.pos = s.end
+			_, ok = s.fill(s.pos)
+		}
+		l.tr.Warnings.Addf("%s after the end of the JSON (bytes %d to %d, starting with %s) not loaded: a file holds one document",
+			what, at, s.offset(), quoteByte(c))
+	}
+	if s.err != nil {
+		if err := l.ctx.Err(); err != nil {
+			return err
+		}
+		l.tr.Warnings.Addf("after the end of the JSON (byte %d): %v", s.offset(), s.err)
+	}
 	return nil
 }
 
@@ -220,6 +256,7 @@ func (l *loader) eventArray() error {
 		switch c {
 		case ']':
 			s.pos++
+			l.arrayClosed = true
 			return nil
 		case ',':
 			s.pos++ // also accepts a trailing comma, and stray ones
@@ -386,6 +423,7 @@ func (l *loader) topObject() error {
 		}
 		return nil
 	}()
+	l.docClosed = err == nil
 	switch {
 	case sawTrace:
 		if err != nil {
