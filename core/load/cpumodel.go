@@ -256,6 +256,17 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 			ts[i] = (startMs + float64(i)*step) * 1000
 		}
 	}
+	far := 0
+	for i, t := range ts {
+		if math.Abs(t) > maxTime {
+			ts[i] = math.Copysign(maxTime, t)
+			far++
+		}
+	}
+	if far > 0 {
+		w.Add(fmt.Sprintf("profile %s (pid %d): %d sample times beyond ±%.0f µs (2^53, where time deltas overflow) clamped to it",
+			tr.Strings.Get(a.ID), a.Pid, far, float64(maxTime)), 1)
+	}
 	if len(a.Samples) != len(ts) {
 		// Only the samples that have a timestamp count (DevTools sorts by the timestamps'
 		// indexes); timestamps without a sample are holes.
@@ -308,7 +319,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		endMs = te
 	}
 	for i, t := range ts {
-		ts[i] = t * 1000
+		ts[i] = min(max(t*1000, -maxTime), maxTime) // the extrapolated end may pass the edge
 	}
 	m.Samples, m.Timestamps = samples, ts
 	m.StartTime, m.EndTime = startMs*1000, endMs*1000

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/crc32"
+	"math"
 	"strings"
 	"testing"
 
@@ -95,4 +96,41 @@ func TestTextAfterTheDocumentIsCounted(t *testing.T) {
 	if tr := mustLoad(t, oneEvent+"\n\n  \t"); tr.Warnings.Len() != 0 {
 		t.Errorf("warnings %q", tr.Warnings.Lines())
 	}
+}
+
+func TestTimesOutOfRangeAreRefusedAtLoad(t *testing.T) {
+	tr := mustLoad(t, `[{"ph":"X","name":"A","pid":1,"tid":1,"ts":1000,"dur":500},
+{"ph":"X","name":"far","pid":1,"tid":1,"ts":1e308,"dur":1e308},
+{"ph":"X","name":"farNeg","pid":1,"tid":1,"ts":-1e20},
+{"ph":"X","name":"B","pid":1,"tid":1,"ts":2000,"dur":1e308},
+{"ph":"i","name":"C","pid":1,"tid":1,"ts":3000,"dur":9007199254740000}]`)
+	if tr.Events.Len() != 3 {
+		t.Fatalf("%d events, want A, B and C", tr.Events.Len())
+	}
+	wantWarning(t, tr, "2 × events whose ts is beyond ±9007199254740992 µs")
+	wantWarning(t, tr, "2 × events ending beyond 9007199254740992 µs (2^53) given dur 0")
+	if tr.MinTs != 1000 || tr.MaxTs != 3000 {
+		t.Errorf("bounds %g..%g, want 1000..3000", tr.MinTs, tr.MaxTs)
+	}
+	for i := range tr.Events.Len() {
+		if d := tr.Events.Dur[i]; d > 500 {
+			t.Errorf("event %d keeps dur %g", i, d)
+		}
+	}
+
+	// Time deltas that add up past float64's range: every sample is kept, at the edge.
+	deltas := strings.Repeat("1,", 100) + strings.Repeat("1e308,", 99) + "1e308"
+	samples := strings.TrimSuffix(strings.Repeat("2,", 200), ",")
+	tr = mustLoad(t, `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},{"id":2,"callFrame":{"functionName":"f"}}],
+"startTime":0,"endTime":1000,"samples":[`+samples+`],"timeDeltas":[`+deltas+`]}`)
+	m := &tr.Profiles[0]
+	if len(m.Samples) != 200 {
+		t.Fatalf("%d samples", len(m.Samples))
+	}
+	for i, ts := range m.Timestamps {
+		if math.IsInf(ts, 0) || math.Abs(ts) > maxTime {
+			t.Fatalf("timestamp %d is %g", i, ts)
+		}
+	}
+	wantWarning(t, tr, "100 sample times beyond ±9007199254740992 µs")
 }

@@ -101,6 +101,7 @@ type counts struct {
 	noTs, badTs, badDur, badPid, argsTooBig, argsArenaFull int
 	badSampleIDs, badNodeIDs, badDeltas                    int
 	badTraceIDs, noName, malformed                         int
+	farTs, farEnd                                          int
 	firstBadTs                                             int
 	firstMalformed                                         string
 }
@@ -887,6 +888,10 @@ func (l *loader) commitEvent() {
 		l.w.badTs++
 		return
 	}
+	if math.Abs(ts) > maxTime && f.ph != 'M' {
+		l.w.farTs++
+		return
+	}
 	dur := math.NaN()
 	switch f.ph {
 	case 'X':
@@ -903,6 +908,15 @@ func (l *loader) commitEvent() {
 		if f.hasDur && !f.badDur {
 			dur = f.dur
 		}
+	}
+	if dur > 0 && ts+dur > maxTime {
+		// An end past the range (or at +Inf, when ts+dur overflows) would make the view
+		// as wide and every other event a speck in it: the duration is taken as unknown.
+		dur = 0
+		if f.ph != 'X' {
+			dur = math.NaN()
+		}
+		l.w.farEnd++
 	}
 	if f.badPid {
 		l.w.badPid++
@@ -974,6 +988,11 @@ func (l *loader) metadata(f *event, th core.ThreadID, fl uint8) {
 		l.procSort[f.pid] = f.sortIndex
 	}
 }
+
+// maxTime bounds the times the loader lets through, µs: 2^53, where float64 still counts whole
+// µs (285 years: a 1970-based clock in µs is at 1.7·10¹⁵, well inside). Beyond it sums overflow
+// to infinity and loops over time steps stop advancing, so nothing later sees such times.
+const maxTime = 1 << 53
 
 // threadOverhead is what a thread costs in Threads and the thread map (and in the tracks built
 // for it later, which start small).
@@ -1057,6 +1076,8 @@ func (l *loader) finish() {
 		w.Add(fmt.Sprintf("events with a non-numeric ts skipped (the first: event %d)", l.w.firstBadTs), l.w.badTs)
 	}
 	w.Add("X events with a non-numeric dur given dur 0", l.w.badDur)
+	w.Add(fmt.Sprintf("events whose ts is beyond ±%.0f µs (2^53, 285 years) skipped", float64(maxTime)), l.w.farTs)
+	w.Add(fmt.Sprintf("events ending beyond %.0f µs (2^53) given dur 0", float64(maxTime)), l.w.farEnd)
 	w.Add("events with a pid or tid that is not an integer (0 used)", l.w.badPid)
 	w.Add("events without a name (kept with an empty name)", l.w.noName)
 	w.Add(fmt.Sprintf("events whose args exceed %d KB (args not kept)", maxCapture>>10), l.w.argsTooBig)
