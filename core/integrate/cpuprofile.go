@@ -119,7 +119,11 @@ func (w *walker) run() {
 		t := ms(si)
 		id := p.Samples[si]
 		if !w.valid(id) {
-			id = none
+			// A hole (a node id the profile does not have). DevTools loses its previous node
+			// there and skips every later sample: one bad id empties the chart. We keep the
+			// valid samples and show the hole as a gap, as if the sample were at the root; the
+			// load counts the holes in its warnings.
+			id = w.holeNode()
 		}
 		if id == w.prevID {
 			continue
@@ -187,6 +191,14 @@ func (w *walker) run() {
 		budget--
 		w.close(end)
 	}
+}
+
+// holeNode is the node a hole stands for: the root, or none when the model has no root.
+func (w *walker) holeNode() int32 {
+	if r := w.p.RootNode; w.valid(r) {
+		return r
+	}
+	return none
 }
 
 func (w *walker) parentOf(n int32) int32 {

@@ -199,7 +199,9 @@ func wholeProfile(mem *budget, c *core.RawChunks, i int, p *preProfile) {
 	a.TimeDeltas = clone(mem, c.ProfileTimeDeltasOf(i))
 	a.HasTimestamps = c.HasTimestamps[i]
 	a.Timestamps = clone(mem, spanFloats(c, c.Timestamps[i]))
-	a.Legacy = a.HasTimestamps && from < to && c.NodeFlags[from]&core.NodeHasCallFrame == 0
+	// The legacy head form (nodes without a callFrame) has its times in seconds, and absolute
+	// timestamps or none at all (then the samples are spread evenly, see modelSamples).
+	a.Legacy = (a.HasTimestamps || !a.HasTimeDeltas) && from < to && c.NodeFlags[from]&core.NodeHasCallFrame == 0
 	a.StartTime = zeroIfNaN(c.ProfileStartTime[i])
 	a.EndTime = zeroIfNaN(c.ProfileEndTime[i])
 	a.Lines, a.Columns = nil, nil

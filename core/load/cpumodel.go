@@ -250,6 +250,8 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		}
 	case a.Legacy:
 		// No timestamps at all: DevTools spreads the samples evenly over the profile.
+		w.Add(fmt.Sprintf("profile %s (pid %d) has no timestamps: its %d samples are spread evenly from startTime to endTime",
+			tr.Strings.Get(a.ID), a.Pid, len(a.Samples)), 1)
 		ts = makeSlice[float64](mem, len(a.Samples), len(a.Samples)+1)
 		step := (endMs - startMs) / float64(len(a.Samples))
 		for i := range ts {
@@ -275,10 +277,14 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	}
 	ns := len(ts)
 	samples := makeSlice[int32](mem, ns, ns)
+	unknown := 0
 	for i := range samples {
 		samples[i] = -1
 		if i < len(a.Samples) {
 			samples[i] = modelOf.get(a.Samples[i])
+			if samples[i] < 0 && a.Samples[i] != core.NoNode { // NoNode: counted where it was read
+				unknown++
+			}
 		}
 		if i&0xfffff == 0xfffff {
 			if err := ctx.Err(); err != nil {
@@ -287,6 +293,10 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		}
 	}
 
+	if unknown > 0 {
+		w.Add(fmt.Sprintf("profile %s (pid %d): %d samples whose node id is not a node of the profile, or of a node left out of the tree (shown as gaps)",
+			tr.Strings.Get(a.ID), a.Pid, unknown), 1)
+	}
 	if !slices.IsSorted(ts) {
 		mem.charge(int64(len(ts)) * 16) // the pairs stableSortByTime sorts
 		stableSortByTime(samples, ts)

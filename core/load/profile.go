@@ -699,7 +699,7 @@ func (l *loader) finishCPUProfile() error {
 	l.tr.Kind = core.InputCPUProfile
 	l.nEvents = 1
 	ts := p.profStart
-	if p.hasTS && !p.hasPTD {
+	if headForm := l.ch.NodeFlags[p.mark.nodes]&core.NodeHasCallFrame == 0; !p.hasPTD && (p.hasTS || headForm) {
 		// The legacy head form has its start and end in seconds.
 		ts *= 1e6
 	}

@@ -316,7 +316,7 @@ func (sp *selfProfile) finish(l *loader) error {
 	w := &l.tr.Warnings
 	w.Add("self-profile stacks whose parentId is unknown (dropped)", badStacks)
 	w.Add("self-profile stacks whose frameId is unknown (shown as \"(unknown)\")", badFrames)
-	w.Add("self-profile samples whose stackId is unknown (shown as holes)", badSamples)
+	w.Add("self-profile samples whose stackId is unknown (shown as gaps)", badSamples)
 	w.Add("self-profile samples without a numeric timestamp (skipped)", badTs)
 	w.Add("self-profile members of the wrong type (ignored)", sp.bad)
 	return nil

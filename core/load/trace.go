@@ -1082,7 +1082,7 @@ func (l *loader) finish() {
 	w.Add("events without a name (kept with an empty name)", l.w.noName)
 	w.Add(fmt.Sprintf("events whose args exceed %d KB (args not kept)", maxCapture>>10), l.w.argsTooBig)
 	w.Add("events after the first 4 GB of args (args not kept)", l.w.argsArenaFull)
-	w.Add("profile samples whose node id is not an integer (shown as holes)", l.w.badSampleIDs)
+	w.Add("profile samples whose node id is not an integer (shown as gaps)", l.w.badSampleIDs)
 	w.Add("profile nodes whose id or parent is not an integer", l.w.badNodeIDs)
 	w.Add("profile time deltas or timestamps that are not numbers (0 used)", l.w.badDeltas)
 	w.Add("profile trace_ids entries that are not integers (ignored)", l.w.badTraceIDs)
