@@ -75,3 +75,21 @@ func TestSelfProfileHolesKeepTheRest(t *testing.T) {
 	})
 	wantWarningLine(t, tr, "self-profile samples whose stackId is unknown (shown as gaps)")
 }
+
+// Unmatched E events and entries left out of the tree are dropped as DevTools drops them, and
+// counted.
+func TestDroppedEventsAreCounted(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[`)
+	for range 1000 {
+		b.WriteString(`{"ph":"E","name":"lone","pid":1,"tid":1,"ts":1},`)
+	}
+	b.WriteString(`{"ph":"B","name":"a","pid":1,"tid":1,"ts":10},{"ph":"E","name":"b","pid":1,"tid":1,"ts":20},
+{"ph":"B","name":"open","pid":1,"tid":1,"ts":30},
+{"ph":"X","name":"parent","pid":1,"tid":2,"ts":100,"dur":50},{"ph":"X","name":"overhang","pid":1,"tid":2,"ts":120,"dur":100}]`)
+	tr := loadJSONAndBuild(t, b.String())
+	wantWarningLine(t, tr, "1000 × E events without an open B skipped")
+	wantWarningLine(t, tr, "E events whose name or category differ from the B they close skipped")
+	wantWarningLine(t, tr, "B events without an E (dur 0)")
+	wantWarningLine(t, tr, "entries that end after their parent left out of the tree")
+}

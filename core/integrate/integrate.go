@@ -109,14 +109,17 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	}
 	setStage(tr, stagePair, t1.Sub(t0))
 	setStage(tr, stageTracks, time.Since(t1))
+	notInTree := 0
 	for _, r := range results {
 		for _, w := range r.warnings {
 			tr.Warnings.Add(w, 1)
 		}
+		notInTree += r.track.NotInTree
 		if r.track.Len() > 0 {
 			tr.Tracks = append(tr.Tracks, r.track)
 		}
 	}
+	tr.Warnings.Add("entries that end after their parent left out of the tree, as DevTools does", notInTree)
 	return nil
 }
 
@@ -266,7 +269,7 @@ func traceJobs(tr *core.Trace) []job {
 		pos    int32
 	}
 	var bStack []openB
-	badThread := 0
+	badThread, lonelyE, mismatchedE := 0, 0, 0
 	for i := 0; i < ev.Len(); i++ {
 		ph := ev.Ph[i]
 		if ph != 'X' && ph != 'B' && ph != 'E' && ph != 'I' {
@@ -279,12 +282,14 @@ func traceJobs(tr *core.Trace) []job {
 		}
 		if ph == 'E' {
 			if len(bStack) == 0 {
-				continue // an E without a B: tracing started inside it
+				lonelyE++ // an E without a B: tracing started inside it
+				continue
 			}
 			b := bStack[len(bStack)-1]
 			bStack = bStack[:len(bStack)-1]
 			be := &perThread[b.thread][b.pos]
 			if ev.Name[be.ev] != ev.Name[i] || ev.Cat[be.ev] != ev.Cat[i] {
+				mismatchedE++
 				continue
 			}
 			be.dur = ev.Ts[i] - be.ts
@@ -308,6 +313,11 @@ func traceJobs(tr *core.Trace) []job {
 			e.flags |= flagTraceID
 		}
 		perThread[th] = append(perThread[th], e)
+	}
+	tr.Warnings.Add("E events without an open B skipped (tracing started inside them)", lonelyE)
+	tr.Warnings.Add("E events whose name or category differ from the B they close skipped, that B kept with dur 0, as DevTools does", mismatchedE)
+	if n := len(bStack); n > 0 {
+		tr.Warnings.Add("B events without an E (dur 0)", n)
 	}
 	if badThread > 0 {
 		tr.Warnings.Add("events with an unknown thread skipped", badThread)
