@@ -39,7 +39,9 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	}
 	loadDur := time.Since(t0)
 	t1 := time.Now()
-	integrate.Build(tr)
+	if err := integrate.BuildContext(context.Background(), tr, nil); err != nil {
+		return inputError(stderr, file, err)
+	}
 	integrateDur := time.Since(t1)
 	printStats(stdout, file, size, tr, loadDur, integrateDur)
 	return exitOK

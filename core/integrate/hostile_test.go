@@ -2,6 +2,9 @@ package integrate
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,4 +95,45 @@ func TestDroppedEventsAreCounted(t *testing.T) {
 	wantWarningLine(t, tr, "E events whose name or category differ from the B they close skipped")
 	wantWarningLine(t, tr, "B events without an E (dur 0)")
 	wantWarningLine(t, tr, "entries that end after their parent left out of the tree")
+}
+
+// A profile of a few hundred KB whose samples alternate between two stacks 300 frames deep makes
+// 300 calls a sample, 6 million in all: more than its budget allows. The build ends with the
+// budget's error, soon, instead of running out of memory.
+func TestCallBombEndsInBudgetError(t *testing.T) {
+	const depth, samples = 300, 20000
+	var b strings.Builder
+	b.WriteString(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2,` + strconv.Itoa(depth+2) + `]}`)
+	for branch, base := range []int{2, depth + 2} {
+		for i := range depth {
+			fmt.Fprintf(&b, `,{"id":%d,"callFrame":{"functionName":"f%d_%d"}`, base+i, branch, i)
+			if i < depth-1 {
+				fmt.Fprintf(&b, `,"children":[%d]`, base+i+1)
+			}
+			b.WriteString(`}`)
+		}
+	}
+	b.WriteString(`],"startTime":0,"endTime":1,"samples":[`)
+	for i := range samples {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(strconv.Itoa(depth + 1 + (i%2)*depth))
+	}
+	b.WriteString(`],"timeDeltas":[` + strings.TrimSuffix(strings.Repeat("1,", samples), ",") + `]}`)
+	js := b.String()
+	tr, err := load.Reader(context.Background(), strings.NewReader(js), int64(len(js)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Stats.MemoryBudget <= 0 || tr.Stats.MemoryBudget/entryBytes >= depth*samples {
+		t.Skipf("the budget (%d MB) would hold the calls", tr.Stats.MemoryBudget>>20)
+	}
+	err = BuildContext(context.Background(), tr, nil)
+	if !errors.Is(err, core.ErrMemoryBudget) {
+		t.Fatalf("got %v, want the memory budget's error", err)
+	}
+	if len(tr.Tracks) != 0 {
+		t.Errorf("%d tracks after a failed build", len(tr.Tracks))
+	}
 }

@@ -74,6 +74,7 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	}
 
 	results := make([]result, len(jobs))
+	limit := newEntryBudget(tr)
 	keys := frameKeys(tr)
 	var next sync.Mutex
 	n := 0
@@ -98,7 +99,7 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 					}
 					reported += n
 				}
-				results[i] = jobs[i].run(ctx, tr, keys, report)
+				results[i] = jobs[i].run(ctx, tr, keys, report, limit)
 				report(jobs[i].work() - reported)
 			}
 		}()
@@ -106,6 +107,12 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	for _, r := range results {
+		if r.over {
+			return fmt.Errorf("%w: its tracks would hold more than %d entries (%d MB at %d bytes each, as much as the load may hold)",
+				core.ErrMemoryBudget, limit.max, tr.Stats.MemoryBudget>>20, entryBytes)
+		}
 	}
 	setStage(tr, stagePair, t1.Sub(t0))
 	setStage(tr, stageTracks, time.Since(t1))
@@ -153,13 +160,14 @@ func (j *job) work() int { return len(j.entries) + j.samples }
 type result struct {
 	track    core.Track
 	warnings []string
+	over     bool // the build's entry budget ran out
 }
 
-func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func(int)) result {
+func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func(int), limit *entryBudget) result {
 	var r result
 	if tr.Kind == core.InputCPUProfile || tr.Kind == core.InputSelfProfile {
 		px := &tr.Profiles[j.profile]
-		r.track = profileTrack(tr, px, j.profile)
+		r.track, r.over = profileTrack(ctx, tr, px, j.profile, limit)
 		return r
 	}
 	sortEntries(j.entries)
@@ -167,7 +175,11 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 	var px *profileIndex
 	if j.profile >= 0 {
 		px = newProfileIndex(tr, &tr.Profiles[j.profile], keys)
-		c = integrateSamples(ctx, tr, j.entries, px, report)
+		c = integrateSamples(ctx, tr, j.entries, px, report, limit)
+		if c.limit.over {
+			r.over = true
+			return r
+		}
 	}
 	r.track = treify(tr, j.thread, j.entries, &c, px, j.profile, &r.warnings)
 	return r

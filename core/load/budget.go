@@ -1,11 +1,12 @@
 package load
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime/debug"
 	"unsafe"
+
+	"flamedesk/core"
 )
 
 // The memory budget of a load. A small file can describe gigabytes of data (a gzip bomb inflates
@@ -29,7 +30,7 @@ const (
 )
 
 // ErrMemoryBudget is wrapped by the error of a load that would take more memory than its budget.
-var ErrMemoryBudget = errors.New("over the memory budget")
+var ErrMemoryBudget = core.ErrMemoryBudget
 
 // budgetError reports a load that went over its budget.
 type budgetError struct {

@@ -112,6 +112,7 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	tr.Stats.FileBytes = counted.n
 	tr.Stats.JSONBytes = l.s.offset()
 	tr.Stats.Gzip = gz
+	tr.Stats.MemoryBudget = mem.limit
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "read", Dur: readDur})
 
 	if p != nil {
