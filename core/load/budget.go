@@ -77,7 +77,7 @@ func machineMemory() (int64, string) {
 		best, why = phys, "physical memory"
 	}
 	for _, l := range processLimits() {
-		if l.bytes > 0 && l.bytes < best {
+		if l.bytes < best {
 			best, why = l.bytes, l.name
 		}
 	}

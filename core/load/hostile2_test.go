@@ -134,3 +134,22 @@ func TestTimesOutOfRangeAreRefusedAtLoad(t *testing.T) {
 	}
 	wantWarning(t, tr, "100 sample times beyond ±9007199254740992 µs")
 }
+
+// A file that ends in NUL bytes (a crash, a sparse or preallocated file) stops at the first of
+// them instead of searching gigabytes of them for the next event.
+func TestNULBytesStopReading(t *testing.T) {
+	tr := mustLoad(t, `[{"ph":"X","name":"A","pid":1,"tid":1,"ts":1,"dur":1},`+"\n"+strings.Repeat("\x00", 1<<20))
+	if tr.Events.Len() != 1 {
+		t.Errorf("%d events", tr.Events.Len())
+	}
+	wantWarning(t, tr, "reading stopped at byte 55 of the JSON: NUL bytes")
+	// Inside a damaged event too.
+	tr = mustLoad(t, `[{"ph":"X","name":"A","pid":1,"tid":1,"ts":1,"dur":1},`+"\n"+`{"ph":"X","name":"B","pid":1,"tid":1,"ts":2,"dur":1},{"ph":"X","name":"C",`+"\x00\n"+strings.Repeat("\x00", 1<<20))
+	if tr.Events.Len() != 2 {
+		t.Errorf("%d events", tr.Events.Len())
+	}
+	wantWarning(t, tr, "NUL bytes")
+	if _, err := loadString(t, "["+strings.Repeat("\x00", 1<<20)); err == nil || !strings.Contains(err.Error(), "NUL bytes") {
+		t.Errorf("only NULs: %v", err)
+	}
+}

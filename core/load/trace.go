@@ -268,6 +268,15 @@ func (l *loader) eventArray() error {
 					return err
 				}
 			}
+		case 0:
+			// JSON never holds a NUL byte outside a string. A file cut by a crash or left sparse
+			// ends in them, gigabytes of them at times: searching them for the next event
+			// would take minutes.
+			if l.tr.Events.Len() == 0 && l.ch.Len() == 0 {
+				return s.errorf("NUL bytes where an event was due, as a damaged, sparse or preallocated file has")
+			}
+			l.tr.Warnings.Addf("reading stopped at byte %d of the JSON: NUL bytes, as a damaged, sparse or preallocated file has; the rest of the file was not read", s.offset())
+			return nil
 		default:
 			err := s.errorf("expected an event object, found %s", quoteByte(c))
 			if stop, err := l.eventFailed(err, s.offset()); stop {
@@ -338,6 +347,9 @@ func (l *loader) resync() bool {
 	s := l.s
 	for {
 		for s.pos < s.end {
+			if s.buf[s.pos] == 0 {
+				return true // eventArray stops there
+			}
 			if s.buf[s.pos] == '\n' {
 				s.pos++
 				c, ok := s.peek()
