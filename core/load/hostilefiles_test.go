@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/klauspost/compress/gzip"
 )
 
 // The regression files of the second round of hostile input live in testdata/hostile, small and
@@ -25,14 +23,6 @@ type hostileFile struct {
 	// Exactly one of err and warn: a substring of the load's error, or of one of its warnings.
 	err, warn string
 	events    int // trace events the load keeps (-1: not checked)
-}
-
-func gz(s string) []byte {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(s))
-	zw.Close()
-	return b.Bytes()
 }
 
 var hostileFiles = []hostileFile{
