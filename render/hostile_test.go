@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"flamedesk/core"
 	"flamedesk/core/integrate"
 	"flamedesk/core/load"
 	"flamedesk/timeline"
@@ -82,4 +83,27 @@ func TestFitMeasuresABoundedPrefix(t *testing.T) {
 	if w := tm.Width(f, huge); w != tm.Width(f, huge[:maxFitBytes]) {
 		t.Errorf("Width measured past the prefix: %g", w)
 	}
+}
+
+// FuzzRulerAndViewport builds frames of an empty model over any bounds, zoom and pan, starting
+// from the extremes that once hung the ruler.
+func FuzzRulerAndViewport(f *testing.F) {
+	f.Add(0.0, 1.7e15, 1599.0, 1e-30, 0.0)
+	f.Add(1700000000000000.0, 1700000000000001.0, 800.0, 0.5, 1e6)
+	f.Add(-1e300, 1e300, 0.0, 1e-300, -1e300)
+	f.Add(9.007199254740993e15, 9.007199254740993e15, 10.0, 2.0, 3.0)
+	f.Fuzz(func(t *testing.T, lo, hi, anchor, factor, pan float64) {
+		m := timeline.New(&core.Trace{Strings: core.NewStrings(), MinTs: lo, MaxTs: hi})
+		vp := timeline.NewViewport(lo, hi)
+		vp.SetSize(1600, 400)
+		for range 60 {
+			vp.ZoomAt(anchor, factor)
+		}
+		vp.Pan(pan)
+		var l DrawList
+		NewBuilder(m).Build(&l, vp, &Frame{Width: 1600, Height: 400, Selection: timeline.NoEntry, Hover: noHover})
+		if n := len(l.Layers[LayerRulerText].Texts); n > 1602 {
+			t.Fatalf("%d ruler labels on 1600 px", n)
+		}
+	})
 }
