@@ -202,6 +202,12 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 	if err := modelSamples(ctx, tr, a, &m, &modelOf, w, mem); err != nil {
 		return m, err
 	}
+	if math.Abs(m.StartTime) > maxTime || math.Abs(m.EndTime) > maxTime {
+		w.Add(fmt.Sprintf("profile %s (pid %d): start or end time beyond ±%.0f µs (2^53) clamped to it",
+			tr.Strings.Get(a.ID), a.Pid, float64(maxTime)), 1)
+		m.StartTime = min(max(m.StartTime, -maxTime), maxTime)
+		m.EndTime = min(max(m.EndTime, -maxTime), maxTime)
+	}
 	findMetaNodes(tr, &m)
 	fixMissingSamples(&m)
 

@@ -53,6 +53,9 @@ var hostileFiles = []hostileFile{
 		return []byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2,3]},{"id":2,"callFrame":{"functionName":"f"}},{"id":3,"callFrame":{"functionName":"g"}}],
 "startTime":0,"endTime":1000,"samples":[2,3,2,3,2,3],"timeDeltas":[1,1,1e308,1e308,1,1]}`)
 	}, warn: "sample times beyond ±9007199254740992 µs", events: 0},
+	{name: "far-start.cpuprofile", make: func() []byte {
+		return []byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"startTime":1e300,"endTime":1e301,"samples":[],"timeDeltas":[]}`)
+	}, warn: "start or end time beyond ±9007199254740992 µs (2^53) clamped", events: 0},
 	{name: "unknown-sample-id.cpuprofile", make: func() []byte {
 		return []byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},{"id":2,"callFrame":{"functionName":"f"}}],
 "startTime":0,"endTime":6,"samples":[2,2,77,2,2],"timeDeltas":[1,1,1,1,1]}`)
