@@ -182,6 +182,7 @@ func (sp *selfProfile) readSamples(l *loader) error {
 			return err
 		}
 		sp.samples = push(l.mem, sp.samples, smp)
+		l.mem.charge(selfSampleAhead)
 		more, err = s.arrayNext()
 		if err != nil {
 			return err
@@ -189,6 +190,11 @@ func (sp *selfProfile) readSamples(l *loader) error {
 	}
 	return nil
 }
+
+// selfSampleAhead is what a sample will cost once it is a profile (its node id and time in the
+// chunk arenas, their copies in the assembled profile, its model index and timestamp), charged as
+// it is read: a sample bomb then stops after a fraction of the parsing.
+const selfSampleAhead = 8 + 8 + 8 + 8 + 4 + 8
 
 // eachMember calls fn for each member of the object that comes next; a value that is not an
 // object is skipped and counted in bad.
@@ -233,6 +239,7 @@ func (sp *selfProfile) finish(l *loader) error {
 		return fmt.Errorf("%w: the self-profile has no frames, stacks or samples", errNotProfile)
 	}
 	l.tr.Kind = core.InputSelfProfile
+	l.mem.release(int64(len(sp.samples)) * selfSampleAhead) // charged again as it happens
 	c := l.ch
 	l.beginPending()
 	zero := l.strs.Intern("0")
