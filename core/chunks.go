@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"math"
 	"time"
 )
@@ -164,7 +165,14 @@ type LoadStats struct {
 	Samples    int // samples in the chosen profiles' models
 	Stages     []StageTime
 	TotalAlloc uint64 // bytes allocated during the load (runtime.MemStats.TotalAlloc delta)
+	// MemoryBudget is the bytes the load could hold (see core/load's budget.go), 0 when none
+	// was set; the tracks built from the trace may take as much again.
+	MemoryBudget int64
 }
+
+// ErrMemoryBudget is wrapped by the error of a load or a build of tracks that would take more
+// memory than its budget.
+var ErrMemoryBudget = errors.New("over the memory budget")
 
 // StageTime is the wall time of one loading stage, e.g. "read" or "assemble".
 type StageTime struct {

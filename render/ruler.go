@@ -89,10 +89,13 @@ func (b *Builder) ruler(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 	baseline := (h-1)/2 + (ascent-descent)/2
 	first := math.Ceil(view.Start / step)
 	chartTop, chartBottom := h, float32(dst.Height)
-	for k := first; ; k++ {
-		v := k * step // a multiple of the step, not a running sum: no drift across the ruler
+	// The count of ticks bounds the loop, not the time: past 2⁵³ steps, adding one to k changes
+	// nothing, and a loop on k never ends.
+	maxTicks := int(min(width/max(step/scale, 1), width)) + 2
+	for i := 0; i <= maxTicks; i++ {
+		v := (first + float64(i)) * step // a multiple of the step, not a running sum: no drift
 		x := math.Round(vp.RelToPx(v))
-		if x > width || k > first+1e4 {
+		if !(x <= width) { // also NaN
 			break
 		}
 		xf := float32(x)

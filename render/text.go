@@ -100,8 +100,15 @@ func (tm *TextMeasurer) Metrics(f Font) (ascent, descent float32) {
 	return fixedToFloat(m.Ascent), fixedToFloat(m.Descent)
 }
 
-// Width is the advance width of s in f, in pixels.
+// maxFitBytes bounds what Fit and Width measure: at a pixel or more per byte, 4 KB is wider than
+// any screen.
+const maxFitBytes = 4096
+
+// Width is the advance width of s in f, in pixels, or of its first maxFitBytes when longer.
 func (tm *TextMeasurer) Width(f Font, s string) float32 {
+	if len(s) > maxFitBytes {
+		s = s[:maxFitBytes]
+	}
 	cum := tm.face(f).widths(s)
 	return cum[len(s)]
 }
@@ -124,10 +131,21 @@ func (tm *TextMeasurer) WidthBytes(f Font, b []byte) float32 {
 // Fit cuts s to fit in avail pixels: it returns how many bytes of s to draw and whether an
 // ellipsis follows them. n is len(s) when s fits whole, and 0 when not even one character and the
 // ellipsis fit: then nothing should be drawn.
+//
+// Only a prefix of maxFitBytes is measured: no bar or panel is wide enough to show more, and a
+// name of hundreds of MB (hostile input) would cost as much again in widths.
 func (tm *TextMeasurer) Fit(f Font, s string, avail float32) (n int, ellipsis bool) {
 	mf := tm.face(f)
+	cut := false
+	if len(s) > maxFitBytes {
+		k := maxFitBytes
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		s, cut = s[:k], true
+	}
 	cum := mf.widths(s)
-	if cum[len(s)] <= avail {
+	if !cut && cum[len(s)] <= avail {
 		return len(s), false
 	}
 	target := avail - mf.ellipsis

@@ -3,7 +3,7 @@ package timeline
 import "math"
 
 // MinSpan is the narrowest window the viewport zooms to, µs: 1 µs over the whole width, which at
-// 1,600 px is 0.625 ns per pixel.
+// 1,600 px is 0.625 ns per pixel (wider for traces longer than 2⁴⁰ µs: see minSpan).
 const MinSpan = 1.0
 
 // maxHistory bounds the back/forward history.
@@ -139,7 +139,7 @@ func (v *Viewport) ZoomAt(anchorX, factor float64) {
 	}
 	anchor := v.PxToRel(anchorX)
 	span := v.view.Span * factor
-	span = min(max(span, MinSpan), v.total)
+	span = min(max(span, v.minSpan()), v.total)
 	frac := anchorX / v.width
 	v.view = v.clamp(View{Start: anchor - frac*span, Span: span})
 }
@@ -159,9 +159,10 @@ func (v *Viewport) ZoomToRange(t0, t1 float64) {
 		t0, t1 = t1, t0
 	}
 	start, span := t0-v.origin, t1-t0
-	if span < MinSpan {
-		start -= (MinSpan - span) / 2
-		span = MinSpan
+	if !(span >= v.minSpan()) { // also NaN
+		span = max(span, 0)
+		start -= (v.minSpan() - span) / 2
+		span = v.minSpan()
 	}
 	v.Navigate(View{Start: start, Span: span})
 }
@@ -178,10 +179,16 @@ func (v *Viewport) clamp(w View) View {
 	if math.IsNaN(w.Span) || math.IsNaN(w.Start) {
 		return v.view
 	}
-	w.Span = min(max(w.Span, MinSpan), v.total)
+	w.Span = min(max(w.Span, v.minSpan()), v.total)
 	w.Start = min(max(w.Start, 0), v.total-w.Span)
 	return w
 }
+
+// minSpan is the narrowest window: MinSpan, or wider when the trace is so long that times after
+// its origin are coarser than that (a trace mixing a 1970-based clock with a boot-based one spans
+// 10¹⁵ µs, where a float64 steps by 0.25 µs): a pixel then still covers a few distinct times,
+// and the ruler and the chart never work below the resolution of the numbers.
+func (v *Viewport) minSpan() float64 { return max(MinSpan, v.total*0x1p-40) }
 
 // Mark records the current view in the history, so that Back returns to it, and forgets the
 // forward history. Navigation methods call it; the window calls it when a wheel or drag gesture

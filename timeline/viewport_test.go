@@ -264,3 +264,29 @@ func TestDegenerateBounds(t *testing.T) {
 		}
 	}
 }
+
+// A trace spanning 1.7·10¹⁵ µs (a 1970-based clock mixed with a boot-based one): the narrowest
+// window is wide enough that times after the origin still differ from pixel to pixel.
+func TestMinSpanFollowsTheResolutionOfTimes(t *testing.T) {
+	vp := NewViewport(0, 1.7e15)
+	vp.SetSize(1600, 400)
+	vp.ZoomToRange(1.7e15-1, 1.7e15)
+	if got, want := vp.Span(), 1.7e15*0x1p-40; got != want {
+		t.Fatalf("span %g, want %g", got, want)
+	}
+	// Every pixel of the window maps to a distinct time.
+	prev := vp.PxToRel(0)
+	for x := 1.0; x < 1600; x++ {
+		r := vp.PxToRel(x)
+		if !(r > prev) {
+			t.Fatalf("pixel %g: time %g after %g", x, r, prev)
+		}
+		prev = r
+	}
+	// A short trace keeps MinSpan.
+	short := NewViewport(0, 60e6)
+	short.ZoomToRange(10, 10)
+	if short.Span() != MinSpan {
+		t.Errorf("span %g, want %g", short.Span(), MinSpan)
+	}
+}

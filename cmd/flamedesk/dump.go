@@ -34,7 +34,9 @@ func runDump(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, file, err)
 	}
-	integrate.Build(tr)
+	if err := integrate.BuildContext(context.Background(), tr, nil); err != nil {
+		return inputError(stderr, file, err)
+	}
 	if err := dump.Write(stdout, tr, dump.Options{File: file, Refine: *refine}); err != nil {
 		fmt.Fprintf(stderr, "flamedesk: dump: %v\n", err)
 		return exitInput

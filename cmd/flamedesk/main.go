@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"flamedesk/core/load"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -37,6 +39,7 @@ Exit status: 0 ok, 1 bad input, 2 usage; diff: 3 when B is slower than --fail-ab
 `
 
 func main() {
+	load.FitMemoryLimit()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -85,7 +85,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, opt.file, err)
 	}
-	integrate.Build(tr)
+	if err := integrate.BuildContext(context.Background(), tr, nil); err != nil {
+		return inputError(stderr, opt.file, err)
+	}
 	m := timeline.New(tr)
 	if opt.thread != "" {
 		if err := showOnlyThread(m, opt.thread); err != nil {

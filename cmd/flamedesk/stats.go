@@ -39,7 +39,9 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	}
 	loadDur := time.Since(t0)
 	t1 := time.Now()
-	integrate.Build(tr)
+	if err := integrate.BuildContext(context.Background(), tr, nil); err != nil {
+		return inputError(stderr, file, err)
+	}
 	integrateDur := time.Since(t1)
 	printStats(stdout, file, size, tr, loadDur, integrateDur)
 	return exitOK
@@ -75,6 +77,9 @@ func printStats(w io.Writer, file string, size int64, tr *core.Trace, loadDur, i
 	fmt.Fprintf(tw, "profiles\t%d (%d nodes)\n", len(tr.Profiles), nodes)
 	fmt.Fprintf(tw, "samples\t%d\n", samples)
 	fmt.Fprintf(tw, "track entries\t%d (%d ProfileCalls; %d left out of the tree; max depth %d)\n", entries, calls, notInTree, maxDepth)
+	if tr.Stats.MemoryBudget > 0 {
+		fmt.Fprintf(tw, "memory budget\t%s for the load, as much again for the tracks\n", bytesText(tr.Stats.MemoryBudget))
+	}
 	fmt.Fprintf(tw, "warnings\t%d\n", tr.Warnings.Len())
 	for _, l := range tr.Warnings.Lines() {
 		fmt.Fprintf(tw, "\t  %s\n", l)

@@ -100,7 +100,7 @@ func BenchmarkStageSamples(b *testing.B) {
 	for b.Loop() {
 		for i, j := range jobs {
 			if indexes[i] != nil {
-				integrateSamples(context.Background(), tr, j.entries, indexes[i], nil)
+				integrateSamples(context.Background(), tr, j.entries, indexes[i], nil, nil)
 			}
 		}
 	}
@@ -113,7 +113,7 @@ func BenchmarkStageTreify(b *testing.B) {
 	cs := make([]calls, len(jobs))
 	for i, j := range jobs {
 		if indexes[i] != nil {
-			cs[i] = integrateSamples(context.Background(), tr, j.entries, indexes[i], nil)
+			cs[i] = integrateSamples(context.Background(), tr, j.entries, indexes[i], nil, nil)
 		}
 	}
 	b.ResetTimer()

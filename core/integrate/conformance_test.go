@@ -340,7 +340,7 @@ func checkAgainstNaive(t *testing.T, tr *core.Trace) {
 		}
 		sortEntries(j.entries)
 		p := &tr.Profiles[j.profile]
-		got := integrateSamples(context.Background(), tr, j.entries, newProfileIndex(tr, p, keys), nil)
+		got := integrateSamples(context.Background(), tr, j.entries, newProfileIndex(tr, p, keys), nil, nil)
 		want := naiveIntegrate(tr, j.entries, p)
 		if got.len() != want.len() {
 			t.Errorf("thread %d: %d calls, the plain port makes %d", tr.Threads[j.thread].Tid, got.len(), want.len())

@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"context"
 	"math"
 
 	"flamedesk/core"
@@ -14,17 +15,25 @@ import (
 // (garbage collector) are calls like any other here.
 //
 // Times go through milliseconds as in DevTools (µs / 1000 for the walk, × 1000 for the output).
-func profileTrack(tr *core.Trace, p *core.ProfileModel, prof int32) core.Track {
-	w := walker{p: p, prevID: p.RootNode, gcParent: none}
+//
+// over is true (and the track empty) when the calls would pass the build's entry budget.
+func profileTrack(ctx context.Context, tr *core.Trace, p *core.ProfileModel, prof int32, limit *entryBudget) (t core.Track, over bool) {
+	w := walker{p: p, prevID: p.RootNode, gcParent: none, ctx: ctx}
+	w.limit.from = limit
 	w.run()
-	return w.track(tr, prof)
+	if w.limit.over || ctx.Err() != nil {
+		return core.Track{Thread: p.Thread, Profile: prof}, w.limit.over
+	}
+	return w.track(tr, prof), false
 }
 
 // none stands for JS's undefined/null node.
 const none int32 = -1
 
 type walker struct {
-	p *core.ProfileModel
+	p     *core.ProfileModel
+	ctx   context.Context
+	limit grant
 
 	// Calls in the order they open, which is the tree's pre-order.
 	node     []int32
@@ -60,6 +69,9 @@ func (w *walker) slot(i int) int {
 func (w *walker) valid(n int32) bool { return n >= 0 && int(n) < len(w.p.NodeID) }
 
 func (w *walker) open(depth, node int32, sample int, tMs float64) {
+	if !w.limit.allow(len(w.node) + 1) {
+		return // the run stops at its next sample
+	}
 	c := int32(len(w.node))
 	w.node = append(w.node, node)
 	w.ts = append(w.ts, tMs*1000)
@@ -116,10 +128,17 @@ func (w *walker) run() {
 	node := none
 	si := lo
 	for ; si < n; si++ {
+		if si&1023 == 1023 && w.ctx.Err() != nil || w.limit.over {
+			return
+		}
 		t := ms(si)
 		id := p.Samples[si]
 		if !w.valid(id) {
-			id = none
+			// A hole (a node id the profile does not have). DevTools loses its previous node
+			// there and skips every later sample: one bad id empties the chart. We keep the
+			// valid samples and show the hole as a gap, as if the sample were at the root; the
+			// load counts the holes in its warnings.
+			id = w.holeNode()
 		}
 		if id == w.prevID {
 			continue
@@ -187,6 +206,14 @@ func (w *walker) run() {
 		budget--
 		w.close(end)
 	}
+}
+
+// holeNode is the node a hole stands for: the root, or none when the model has no root.
+func (w *walker) holeNode() int32 {
+	if r := w.p.RootNode; w.valid(r) {
+		return r
+	}
+	return none
 }
 
 func (w *walker) parentOf(n int32) int32 {

@@ -74,6 +74,7 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	}
 
 	results := make([]result, len(jobs))
+	limit := newEntryBudget(tr)
 	keys := frameKeys(tr)
 	var next sync.Mutex
 	n := 0
@@ -98,7 +99,7 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 					}
 					reported += n
 				}
-				results[i] = jobs[i].run(ctx, tr, keys, report)
+				results[i] = jobs[i].run(ctx, tr, keys, report, limit)
 				report(jobs[i].work() - reported)
 			}
 		}()
@@ -107,16 +108,25 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	for _, r := range results {
+		if r.over {
+			return fmt.Errorf("%w: its tracks would hold more than %d entries (%d MB at %d bytes each, as much as the load may hold)",
+				core.ErrMemoryBudget, limit.max, tr.Stats.MemoryBudget>>20, entryBytes)
+		}
+	}
 	setStage(tr, stagePair, t1.Sub(t0))
 	setStage(tr, stageTracks, time.Since(t1))
+	notInTree := 0
 	for _, r := range results {
 		for _, w := range r.warnings {
 			tr.Warnings.Add(w, 1)
 		}
+		notInTree += r.track.NotInTree
 		if r.track.Len() > 0 {
 			tr.Tracks = append(tr.Tracks, r.track)
 		}
 	}
+	tr.Warnings.Add("entries that end after their parent left out of the tree, as DevTools does", notInTree)
 	return nil
 }
 
@@ -150,13 +160,14 @@ func (j *job) work() int { return len(j.entries) + j.samples }
 type result struct {
 	track    core.Track
 	warnings []string
+	over     bool // the build's entry budget ran out
 }
 
-func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func(int)) result {
+func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func(int), limit *entryBudget) result {
 	var r result
 	if tr.Kind == core.InputCPUProfile || tr.Kind == core.InputSelfProfile {
 		px := &tr.Profiles[j.profile]
-		r.track = profileTrack(tr, px, j.profile)
+		r.track, r.over = profileTrack(ctx, tr, px, j.profile, limit)
 		return r
 	}
 	sortEntries(j.entries)
@@ -164,7 +175,11 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 	var px *profileIndex
 	if j.profile >= 0 {
 		px = newProfileIndex(tr, &tr.Profiles[j.profile], keys)
-		c = integrateSamples(ctx, tr, j.entries, px, report)
+		c = integrateSamples(ctx, tr, j.entries, px, report, limit)
+		if c.limit.over {
+			r.over = true
+			return r
+		}
 	}
 	r.track = treify(tr, j.thread, j.entries, &c, px, j.profile, &r.warnings)
 	return r
@@ -266,7 +281,7 @@ func traceJobs(tr *core.Trace) []job {
 		pos    int32
 	}
 	var bStack []openB
-	badThread := 0
+	badThread, lonelyE, mismatchedE := 0, 0, 0
 	for i := 0; i < ev.Len(); i++ {
 		ph := ev.Ph[i]
 		if ph != 'X' && ph != 'B' && ph != 'E' && ph != 'I' {
@@ -279,12 +294,14 @@ func traceJobs(tr *core.Trace) []job {
 		}
 		if ph == 'E' {
 			if len(bStack) == 0 {
-				continue // an E without a B: tracing started inside it
+				lonelyE++ // an E without a B: tracing started inside it
+				continue
 			}
 			b := bStack[len(bStack)-1]
 			bStack = bStack[:len(bStack)-1]
 			be := &perThread[b.thread][b.pos]
 			if ev.Name[be.ev] != ev.Name[i] || ev.Cat[be.ev] != ev.Cat[i] {
+				mismatchedE++
 				continue
 			}
 			be.dur = ev.Ts[i] - be.ts
@@ -308,6 +325,11 @@ func traceJobs(tr *core.Trace) []job {
 			e.flags |= flagTraceID
 		}
 		perThread[th] = append(perThread[th], e)
+	}
+	tr.Warnings.Add("E events without an open B skipped (tracing started inside them)", lonelyE)
+	tr.Warnings.Add("E events whose name or category differ from the B they close skipped, that B kept with dur 0, as DevTools does", mismatchedE)
+	if n := len(bStack); n > 0 {
+		tr.Warnings.Add("B events without an E (dur 0)", n)
 	}
 	if badThread > 0 {
 		tr.Warnings.Add("events with an unknown thread skipped", badThread)

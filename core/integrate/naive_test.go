@@ -297,7 +297,7 @@ func TestIntegratorMatchesNaive(t *testing.T) {
 		es := jobs[0].entries
 		sortEntries(es)
 		px := newProfileIndex(tr, &tr.Profiles[0], frameKeys(tr))
-		got := integrateSamples(context.Background(), tr, es, px, nil)
+		got := integrateSamples(context.Background(), tr, es, px, nil, nil)
 		want := naiveIntegrate(tr, es, &tr.Profiles[0])
 		if got.len() != want.len() {
 			t.Fatalf("iteration %d: %d calls, want %d", iter, got.len(), want.len())

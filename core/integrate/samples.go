@@ -60,6 +60,7 @@ type call struct {
 type calls struct {
 	blocks []*callBlock
 	n      int
+	limit  grant        // the build's entry budget: add stops making blocks once it is spent
 	source *blockSource // pre-mapped blocks for big jobs; nil to allocate them here
 }
 
@@ -75,9 +76,14 @@ func (c *calls) at(i int32) *call {
 
 func (c *calls) add(x call) int32 {
 	if c.n>>callBlockBits == len(c.blocks) {
-		if c.source != nil {
+		switch {
+		case c.n > 0 && !c.limit.allow(c.n+1<<callBlockBits):
+			// Over the budget: the build fails (see BuildContext). Until the walk notices,
+			// new calls overwrite the last one.
+			c.n--
+		case c.source != nil:
 			c.blocks = append(c.blocks, c.source.next())
-		} else {
+		default:
 			c.blocks = append(c.blocks, new(callBlock))
 		}
 	}
@@ -109,9 +115,10 @@ type integrator struct {
 // integrateSamples builds a thread's ProfileCalls from its sorted entries and its profile. When ctx
 // is cancelled it stops early; the caller discards the result. report, when not nil, is told
 // every so often how many entries and samples were walked since it was last told.
-func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *profileIndex, report func(int)) calls {
+func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *profileIndex, report func(int), limit *entryBudget) calls {
 	p := px.p
 	in := &integrator{px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
+	in.out.limit.from = limit
 	if len(entries)+len(p.Samples) >= bigJob {
 		in.out.source = newBlockSource()
 		defer func() {
@@ -137,6 +144,9 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 			if ctx.Err() != nil {
 				break
 			}
+		}
+		if in.out.limit.over {
+			break
 		}
 		var isSample bool
 		var ts float64

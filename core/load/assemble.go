@@ -45,7 +45,7 @@ type Assembled struct {
 // and tools that want the raw arrays, which the load does not keep.
 func Assemble(tr *core.Trace) []Assembled {
 	var w core.Warnings
-	asm, _ := assemble(context.Background(), tr, &w)
+	asm, _ := assemble(context.Background(), tr, &w, nil)
 	return asm
 }
 
@@ -69,7 +69,7 @@ func validSource(s string) bool {
 	return s == "Internal" || s == "Inspector" || s == "SelfProfiling"
 }
 
-func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings) ([]Assembled, error) {
+func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings, mem *budget) ([]Assembled, error) {
 	c := &tr.Chunks
 	byKey := map[profileKey]*preProfile{}
 	var pids []int64
@@ -117,9 +117,9 @@ func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings) ([]Assemble
 				p.Source = c.Source[i]
 			}
 		case core.ChunkWhole:
-			wholeProfile(c, i, p)
+			wholeProfile(mem, c, i, p)
 		case core.ChunkData:
-			appendChunk(tr, c, i, p)
+			appendChunk(tr, mem, c, i, p)
 		}
 	}
 
@@ -186,28 +186,30 @@ func choose(tr *core.Trace, cands []*preProfile) *preProfile {
 
 // wholeProfile handles a CpuProfile event: DevTools replaces the profile's data with the event's
 // cpuProfile object wholesale, and takes the thread from the event.
-func wholeProfile(c *core.RawChunks, i int, p *preProfile) {
+func wholeProfile(mem *budget, c *core.RawChunks, i int, p *preProfile) {
 	from, to := c.NodeRange(i)
 	a := &p.Assembled
-	a.Nodes = a.Nodes[:0:0]
+	a.Nodes = makeSlice[int32](mem, 0, to-from)
 	for n := from; n < to; n++ {
 		a.Nodes = append(a.Nodes, int32(n))
 	}
 	a.HasSamples = c.HasSamples[i]
-	a.Samples = append([]int64(nil), c.SamplesOf(i)...)
+	a.Samples = clone(mem, c.SamplesOf(i))
 	a.HasTimeDeltas = c.HasProfileTimeDeltas[i]
-	a.TimeDeltas = append([]float64(nil), c.ProfileTimeDeltasOf(i)...)
+	a.TimeDeltas = clone(mem, c.ProfileTimeDeltasOf(i))
 	a.HasTimestamps = c.HasTimestamps[i]
-	a.Timestamps = append([]float64(nil), spanFloats(c, c.Timestamps[i])...)
-	a.Legacy = a.HasTimestamps && from < to && c.NodeFlags[from]&core.NodeHasCallFrame == 0
+	a.Timestamps = clone(mem, spanFloats(c, c.Timestamps[i]))
+	// The legacy head form (nodes without a callFrame) has its times in seconds, and absolute
+	// timestamps or none at all (then the samples are spread evenly, see modelSamples).
+	a.Legacy = (a.HasTimestamps || !a.HasTimeDeltas) && from < to && c.NodeFlags[from]&core.NodeHasCallFrame == 0
 	a.StartTime = zeroIfNaN(c.ProfileStartTime[i])
 	a.EndTime = zeroIfNaN(c.ProfileEndTime[i])
 	a.Lines, a.Columns = nil, nil
 	if c.HasLines[i] {
-		a.Lines = append([]int32(nil), spanInt32s(c, c.Lines[i])...)
+		a.Lines = clone(mem, spanInt32s(c, c.Lines[i]))
 	}
 	if c.HasColumns[i] {
-		a.Columns = append([]int32(nil), spanInt32s(c, c.Columns[i])...)
+		a.Columns = clone(mem, spanInt32s(c, c.Columns[i]))
 	}
 	a.TraceIDs = nil
 	mergeTraceIDs(c, i, a)
@@ -217,34 +219,34 @@ func wholeProfile(c *core.RawChunks, i int, p *preProfile) {
 // appendChunk applies a ProfileChunk the way SamplesHandler does: nodes, samples, deltas, lines
 // and columns are appended; trace ids merged; then, only if samples and deltas still match in
 // count, the end time is computed (once) and the source taken.
-func appendChunk(tr *core.Trace, c *core.RawChunks, i int, p *preProfile) {
+func appendChunk(tr *core.Trace, mem *budget, c *core.RawChunks, i int, p *preProfile) {
 	a := &p.Assembled
 	from, to := c.NodeRange(i)
-	a.Nodes = grow(a.Nodes, to-from)
+	a.Nodes = grow(mem, a.Nodes, to-from)
 	for n := from; n < to; n++ {
 		a.Nodes = append(a.Nodes, int32(n))
 	}
 	samples := c.SamplesOf(i)
 	if a.HasSamples {
-		a.Samples = append(grow(a.Samples, len(samples)), samples...)
+		a.Samples = append(grow(mem, a.Samples, len(samples)), samples...)
 	}
 	if a.HasTimeDeltas {
 		deltas := c.TimeDeltasOf(i)
-		a.TimeDeltas = append(grow(a.TimeDeltas, len(deltas)), deltas...)
+		a.TimeDeltas = append(grow(mem, a.TimeDeltas, len(deltas)), deltas...)
 	}
 	// Chunks without lines or columns count as zeros, one per sample.
 	if a.Lines != nil {
 		if c.HasLines[i] {
-			a.Lines = append(grow(a.Lines, int(c.Lines[i].Len)), spanInt32s(c, c.Lines[i])...)
+			a.Lines = append(grow(mem, a.Lines, int(c.Lines[i].Len)), spanInt32s(c, c.Lines[i])...)
 		} else {
-			a.Lines = append(grow(a.Lines, len(samples)), make([]int32, len(samples))...)
+			a.Lines = append(grow(mem, a.Lines, len(samples)), make([]int32, len(samples))...)
 		}
 	}
 	if a.Columns != nil {
 		if c.HasColumns[i] {
-			a.Columns = append(grow(a.Columns, int(c.Columns[i].Len)), spanInt32s(c, c.Columns[i])...)
+			a.Columns = append(grow(mem, a.Columns, int(c.Columns[i].Len)), spanInt32s(c, c.Columns[i])...)
 		} else {
-			a.Columns = append(grow(a.Columns, len(samples)), make([]int32, len(samples))...)
+			a.Columns = append(grow(mem, a.Columns, len(samples)), make([]int32, len(samples))...)
 		}
 	}
 	mergeTraceIDs(c, i, a)
@@ -276,6 +278,11 @@ func mergeTraceIDs(c *core.RawChunks, i int, a *Assembled) {
 	for j := s.Off; j < s.Off+s.Len; j++ {
 		a.TraceIDs[c.TraceIDKey[j]] = c.TraceIDNode[j]
 	}
+}
+
+// clone copies s into a new slice charged to mem.
+func clone[T any](mem *budget, s []T) []T {
+	return append(makeSlice[T](mem, 0, len(s)), s...)
 }
 
 func spanFloats(c *core.RawChunks, s core.Span) []float64 { return c.Deltas[s.Off : s.Off+s.Len] }

@@ -14,7 +14,7 @@ import (
 // Its warnings are dropped: the load that made tr has reported them.
 func BuildModel(tr *core.Trace, a *Assembled) core.ProfileModel {
 	var w core.Warnings
-	m, _ := buildModel(context.Background(), tr, a, &w)
+	m, _ := buildModel(context.Background(), tr, a, &w, nil)
 	return m
 }
 
@@ -67,7 +67,7 @@ func (x *nodeIndex) get(id int64) int32 {
 }
 
 // buildModel follows CPUProfileDataModel step by step; the comments name the quirks it keeps.
-func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warnings) (core.ProfileModel, error) {
+func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warnings, mem *budget) (core.ProfileModel, error) {
 	c := &tr.Chunks
 	m := core.ProfileModel{
 		Pid: a.Pid, Tid: a.Tid, Thread: a.Thread, ProfileID: a.ID,
@@ -100,7 +100,7 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 	var extraOff []int32 // CSR offsets into extraKids by raw position
 	var extraKids []int64
 	if c.NodeFlags[nodes[0]]&core.NodeHasChildren == 0 {
-		count := make([]int32, n+1)
+		count := makeSlice[int32](mem, n+1, n+1)
 		for j := 1; j < n; j++ {
 			ni := nodes[j]
 			if c.NodeFlags[ni]&core.NodeHasParent == 0 {
@@ -114,8 +114,8 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 			count[j] += count[j-1]
 		}
 		extraOff = count
-		extraKids = make([]int64, count[n])
-		fill := append([]int32(nil), count[:n]...)
+		extraKids = makeSlice[int64](mem, int(count[n]), int(count[n]))
+		fill := clone(mem, count[:n])
 		for j := 1; j < n; j++ {
 			ni := nodes[j]
 			if c.NodeFlags[ni]&core.NodeHasParent == 0 {
@@ -141,11 +141,11 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 	// Depth-first walk with an explicit stack, popping the last child first: the model's node
 	// order (and the order of the root's children, which decides the meta nodes) is DevTools'.
 	// Each raw node is visited once; DevTools would loop forever on a cycle of children.
-	m.NodeID = make([]int64, 0, n)
-	m.NodeParent = make([]int32, 0, n)
-	m.NodeDepth = make([]int32, 0, n)
-	m.NodeFrame = make([]core.FrameID, 0, n)
-	visited := make([]bool, n)
+	m.NodeID = makeSlice[int64](mem, 0, n)
+	m.NodeParent = makeSlice[int32](mem, 0, n)
+	m.NodeDepth = makeSlice[int32](mem, 0, n)
+	m.NodeFrame = makeSlice[core.FrameID](mem, 0, n)
+	visited := makeSlice[bool](mem, n, n)
 	modelOf := newNodeIndex(nodeIDs, n)
 	add := func(j, parent int32) int32 {
 		mi := int32(len(m.NodeID))
@@ -199,8 +199,14 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 			tr.Strings.Get(a.ID), a.Pid, dropped), 1)
 	}
 
-	if err := modelSamples(ctx, tr, a, &m, &modelOf, w); err != nil {
+	if err := modelSamples(ctx, tr, a, &m, &modelOf, w, mem); err != nil {
 		return m, err
+	}
+	if math.Abs(m.StartTime) > maxTime || math.Abs(m.EndTime) > maxTime {
+		w.Add(fmt.Sprintf("profile %s (pid %d): start or end time beyond ±%.0f µs (2^53) clamped to it",
+			tr.Strings.Get(a.ID), a.Pid, float64(maxTime)), 1)
+		m.StartTime = min(max(m.StartTime, -maxTime), maxTime)
+		m.EndTime = min(max(m.EndTime, -maxTime), maxTime)
 	}
 	findMetaNodes(tr, &m)
 	fixMissingSamples(&m)
@@ -216,7 +222,7 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 
 // modelSamples maps the samples to model nodes (-1 for an unknown id), computes their timestamps,
 // stable-sorts both by time, and appends the extrapolated end timestamp.
-func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.ProfileModel, modelOf *nodeIndex, w *core.Warnings) error {
+func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.ProfileModel, modelOf *nodeIndex, w *core.Warnings, mem *budget) error {
 	startMs, endMs := a.StartTime/1000, a.EndTime/1000
 	if a.Legacy {
 		startMs, endMs = a.StartTime*1000, a.EndTime*1000 // seconds
@@ -232,14 +238,14 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	explicitEnd := math.NaN()
 	switch {
 	case a.HasTimeDeltas && !a.Legacy:
-		ts = make([]float64, len(a.TimeDeltas), len(a.TimeDeltas)+1)
+		ts = makeSlice[float64](mem, len(a.TimeDeltas), len(a.TimeDeltas)+1)
 		t := a.StartTime
 		for i, d := range a.TimeDeltas {
 			t += d
 			ts[i] = t
 		}
 	case a.HasTimestamps:
-		ts = make([]float64, len(a.Timestamps), len(a.Timestamps)+1)
+		ts = makeSlice[float64](mem, len(a.Timestamps), len(a.Timestamps)+1)
 		copy(ts, a.Timestamps)
 		if len(ts) == len(a.Samples)+1 {
 			// The legacy format stores one more timestamp than samples: the end of the last
@@ -250,11 +256,24 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		}
 	case a.Legacy:
 		// No timestamps at all: DevTools spreads the samples evenly over the profile.
-		ts = make([]float64, len(a.Samples), len(a.Samples)+1)
+		w.Add(fmt.Sprintf("profile %s (pid %d) has no timestamps: its %d samples are spread evenly from startTime to endTime",
+			tr.Strings.Get(a.ID), a.Pid, len(a.Samples)), 1)
+		ts = makeSlice[float64](mem, len(a.Samples), len(a.Samples)+1)
 		step := (endMs - startMs) / float64(len(a.Samples))
 		for i := range ts {
 			ts[i] = (startMs + float64(i)*step) * 1000
 		}
+	}
+	far := 0
+	for i, t := range ts {
+		if math.Abs(t) > maxTime {
+			ts[i] = math.Copysign(maxTime, t)
+			far++
+		}
+	}
+	if far > 0 {
+		w.Add(fmt.Sprintf("profile %s (pid %d): %d sample times beyond ±%.0f µs (2^53, where time deltas overflow) clamped to it",
+			tr.Strings.Get(a.ID), a.Pid, far, float64(maxTime)), 1)
 	}
 	if len(a.Samples) != len(ts) {
 		// Only the samples that have a timestamp count (DevTools sorts by the timestamps'
@@ -263,11 +282,15 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 			tr.Strings.Get(a.ID), a.Pid, len(a.Samples), len(ts), extraWhat(len(a.Samples), len(ts))), 1)
 	}
 	ns := len(ts)
-	samples := make([]int32, ns)
+	samples := makeSlice[int32](mem, ns, ns)
+	unknown := 0
 	for i := range samples {
 		samples[i] = -1
 		if i < len(a.Samples) {
 			samples[i] = modelOf.get(a.Samples[i])
+			if samples[i] < 0 && a.Samples[i] != core.NoNode { // NoNode: counted where it was read
+				unknown++
+			}
 		}
 		if i&0xfffff == 0xfffff {
 			if err := ctx.Err(); err != nil {
@@ -276,7 +299,12 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		}
 	}
 
+	if unknown > 0 {
+		w.Add(fmt.Sprintf("profile %s (pid %d): %d samples whose node id is not a node of the profile, or of a node left out of the tree (shown as gaps)",
+			tr.Strings.Get(a.ID), a.Pid, unknown), 1)
+	}
 	if !slices.IsSorted(ts) {
+		mem.charge(int64(len(ts)) * 16) // the pairs stableSortByTime sorts
 		stableSortByTime(samples, ts)
 	}
 
@@ -307,7 +335,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		endMs = te
 	}
 	for i, t := range ts {
-		ts[i] = t * 1000
+		ts[i] = min(max(t*1000, -maxTime), maxTime) // the extrapolated end may pass the edge
 	}
 	m.Samples, m.Timestamps = samples, ts
 	m.StartTime, m.EndTime = startMs*1000, endMs*1000

@@ -67,6 +67,7 @@ func FuzzTrace(f *testing.F) {
 		`[3,2,3,3]`, `[1,-2,3,1]`)))
 	f.Add([]byte(`{"metadata":{},"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":2,"ts":1},{"ph":"E","pid":1,"tid":2,"ts":3},`))
 	f.Add([]byte(`[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}},{"ph":"I","name":"x","ts":1,"args":{"beginData":{"sampleTraceId":5}}}]`))
+	hostileSeeds(f)
 	f.Fuzz(fuzzLoad)
 }
 
@@ -79,6 +80,7 @@ func FuzzCPUProfile(f *testing.F) {
 		`{"id":3,"callFrame":{"functionName":"f","scriptId":5,"url":"file.js","lineNumber":3,"columnNumber":4},"hitCount":2,"positionTicks":[{"line":4,"ticks":2}]}],` +
 		`"startTime":100,"endTime":200,"samples":[3,2,3],"timeDeltas":[10,10,10]}`))
 	f.Add([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"a"}},{"id":3,"parent":2,"callFrame":{"functionName":"b"}}],"samples":[3,2],"timeDeltas":[1,1],"startTime":0,"endTime":2}`))
+	hostileSeeds(f)
 	f.Fuzz(fuzzLoad)
 }
 
@@ -96,5 +98,6 @@ func FuzzSelfProfile(f *testing.F) {
 	f.Add([]byte(`{"frames":[{"name":"Profiler"},{"name":"f","resourceId":0,"line":3,"column":7}],"resources":["https://x/a.js"],` +
 		`"samples":[{"timestamp":10.5,"stackId":1},{"timestamp":11},{"timestamp":9,"stackId":0}],"stacks":[{"frameId":1},{"frameId":0,"parentId":0}]}`))
 	f.Add([]byte(`{"resources":[],"frames":[],"stacks":[{"frameId":0,"parentId":0}],"samples":[{"timestamp":1,"stackId":0}]}`))
+	hostileSeeds(f)
 	f.Fuzz(fuzzLoad)
 }

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -336,7 +337,7 @@ func TestWhitespaceFloodStaysBounded(t *testing.T) {
 	src := io.MultiReader(strings.NewReader("["+ev+","),
 		io.LimitReader(&endless{}, size),
 		strings.NewReader(`,`+ev+`]`))
-	l := newLoader(context.Background(), src)
+	l := newLoader(context.Background(), src, nil)
 	if err := l.read(); err != nil {
 		t.Fatal(err)
 	}
@@ -353,12 +354,12 @@ func TestWhitespaceFloodStaysBounded(t *testing.T) {
 	io.Copy(zw, io.MultiReader(strings.NewReader("["), io.LimitReader(&endless{}, size), strings.NewReader(ev+"]")))
 	zw.Close()
 	l2, err := func() (*loader, error) {
-		inf, err := newInflater(context.Background(), bytes.NewReader(gz.Bytes()))
+		inf, err := newInflater(context.Background(), bufio.NewReader(bytes.NewReader(gz.Bytes())))
 		if err != nil {
 			return nil, err
 		}
 		defer inf.Close()
-		l := newLoader(context.Background(), inf)
+		l := newLoader(context.Background(), inf, nil)
 		return l, l.read()
 	}()
 	if err != nil {

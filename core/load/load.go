@@ -26,17 +26,47 @@ import (
 )
 
 // File loads the trace or profile at path. Progress counts the bytes read from the file.
+// Only regular files are read: opening a named pipe waits for a writer, which no cancel can
+// interrupt, and a device or directory is no trace.
 func File(ctx context.Context, path string, p *core.Progress) (*core.Trace, error) {
+	if err := checkRegular(os.Stat(path)); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
+	st, err := f.Stat()
+	if err := checkRegular(st, err); err != nil {
+		return nil, err // it changed between the two looks
 	}
-	return Reader(ctx, f, size, p)
+	return Reader(ctx, f, st.Size(), p)
+}
+
+// ErrNotRegular is wrapped by the error for a path that is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+func checkRegular(st os.FileInfo, err error) error {
+	if err != nil {
+		return err
+	}
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	what := "a special file"
+	switch {
+	case m.IsDir():
+		what = "a directory"
+	case m&os.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&os.ModeSocket != 0:
+		what = "a socket"
+	case m&os.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Errorf("%w: it is %s", ErrNotRegular, what)
 }
 
 // Reader loads a trace or profile from r. size is the number of bytes r will deliver, or -1 when
@@ -69,9 +99,9 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 		src = inf
 	}
 
-	l := newLoader(ctx, src)
-	l.reserve(jsonSizeHint(r, size, gz))
-	if err := l.read(); err != nil {
+	mem := newBudget(size, gz)
+	l := newLoader(ctx, src, mem)
+	if err := readAll(l); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
 		}
@@ -82,12 +112,13 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	tr.Stats.FileBytes = counted.n
 	tr.Stats.JSONBytes = l.s.offset()
 	tr.Stats.Gzip = gz
+	tr.Stats.MemoryBudget = mem.limit
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "read", Dur: readDur})
 
 	if p != nil {
 		p.SetStage("assembling profiles")
 	}
-	if err := buildProfiles(ctx, tr); err != nil {
+	if err := buildProfiles(ctx, tr, mem); err != nil {
 		return nil, err
 	}
 	finishBounds(tr)
@@ -104,10 +135,17 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	return tr, nil
 }
 
+// readAll runs the reader, turning a load over its memory budget into an error.
+func readAll(l *loader) (err error) {
+	defer catchBudget(&err)
+	return l.read()
+}
+
 // buildProfiles assembles the raw chunks and builds one model per profiled thread.
-func buildProfiles(ctx context.Context, tr *core.Trace) error {
+func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error) {
+	defer catchBudget(&err)
 	t0 := time.Now()
-	asm, err := assemble(ctx, tr, &tr.Warnings)
+	asm, err := assemble(ctx, tr, &tr.Warnings, mem)
 	if err != nil {
 		return err
 	}
@@ -115,7 +153,7 @@ func buildProfiles(ctx context.Context, tr *core.Trace) error {
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "assemble", Dur: t1.Sub(t0)})
 	tr.Profiles = make([]core.ProfileModel, 0, len(asm))
 	for i := range asm {
-		m, err := buildModel(ctx, tr, &asm[i], &tr.Warnings)
+		m, err := buildModel(ctx, tr, &asm[i], &tr.Warnings, mem)
 		if err != nil {
 			return err
 		}
@@ -140,31 +178,6 @@ func finishBounds(tr *core.Trace) {
 	if tr.MinTs > tr.MaxTs {
 		tr.MinTs, tr.MaxTs = 0, 0
 	}
-}
-
-// jsonSizeHint guesses the size of the JSON: the file size, or for gzip the uncompressed size
-// that the gzip trailer records (mod 4 GiB, and only for the last member, hence the sanity
-// bounds). 0 when unknown.
-func jsonSizeHint(r io.Reader, size int64, gz bool) int64 {
-	if size <= 0 {
-		return 0
-	}
-	if !gz {
-		return size
-	}
-	ra, ok := r.(io.ReaderAt)
-	if !ok || size < 18 {
-		return 0
-	}
-	var b [4]byte
-	if _, err := ra.ReadAt(b[:], size-4); err != nil {
-		return 0
-	}
-	isize := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
-	if isize < size || isize > 64*size {
-		return 0
-	}
-	return isize
 }
 
 // countingReader reports the bytes read from the file to the progress.

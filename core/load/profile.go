@@ -52,38 +52,38 @@ func (l *loader) rollback() {
 // commitChunk appends a record for the pending profile data.
 func (l *loader) commitChunk(kind core.ChunkKind, ph byte, pid, tid int64, id core.StrID, idIsString bool, ts float64) {
 	c, p := l.ch, &l.pend
-	c.Kind = push(c.Kind, kind)
-	c.Event = push(c.Event, int32(min(l.nEvents-1, math.MaxInt32)))
-	c.Ph = push(c.Ph, ph)
-	c.Pid = push(c.Pid, pid)
-	c.Tid = push(c.Tid, tid)
-	c.ID = push(c.ID, id)
-	c.IDIsString = push(c.IDIsString, idIsString)
-	c.Ts = push(c.Ts, ts)
-	c.DataStartTime = push(c.DataStartTime, p.dataStart)
-	c.DataEndTime = push(c.DataEndTime, p.dataEnd)
-	c.ProfileStartTime = push(c.ProfileStartTime, p.profStart)
-	c.ProfileEndTime = push(c.ProfileEndTime, p.profEnd)
+	c.Kind = push(l.mem, c.Kind, kind)
+	c.Event = push(l.mem, c.Event, int32(min(l.nEvents-1, math.MaxInt32)))
+	c.Ph = push(l.mem, c.Ph, ph)
+	c.Pid = push(l.mem, c.Pid, pid)
+	c.Tid = push(l.mem, c.Tid, tid)
+	c.ID = push(l.mem, c.ID, id)
+	c.IDIsString = push(l.mem, c.IDIsString, idIsString)
+	c.Ts = push(l.mem, c.Ts, ts)
+	c.DataStartTime = push(l.mem, c.DataStartTime, p.dataStart)
+	c.DataEndTime = push(l.mem, c.DataEndTime, p.dataEnd)
+	c.ProfileStartTime = push(l.mem, c.ProfileStartTime, p.profStart)
+	c.ProfileEndTime = push(l.mem, c.ProfileEndTime, p.profEnd)
 	var src core.StrID
 	if len(p.source) > 0 {
-		src = l.strs.InternBytes(p.source)
+		src = l.internBytes(p.source)
 	}
-	c.Source = push(c.Source, src)
+	c.Source = push(l.mem, c.Source, src)
 	p.nodes = core.Span{Off: uint32(p.mark.nodes), Len: uint32(len(c.NodeID) - p.mark.nodes)}
-	c.Nodes = push(c.Nodes, p.nodes)
-	c.Samples = push(c.Samples, p.samples)
-	c.HasSamples = push(c.HasSamples, p.hasSamples)
-	c.TimeDeltas = push(c.TimeDeltas, p.td)
-	c.HasTimeDeltas = push(c.HasTimeDeltas, p.hasTD)
-	c.ProfileTimeDeltas = push(c.ProfileTimeDeltas, p.ptd)
-	c.HasProfileTimeDeltas = push(c.HasProfileTimeDeltas, p.hasPTD)
-	c.Timestamps = push(c.Timestamps, p.ts)
-	c.HasTimestamps = push(c.HasTimestamps, p.hasTS)
-	c.Lines = push(c.Lines, p.lines)
-	c.HasLines = push(c.HasLines, p.hasLines)
-	c.Columns = push(c.Columns, p.cols)
-	c.HasColumns = push(c.HasColumns, p.hasCols)
-	c.TraceIDs = push(c.TraceIDs, p.traceIDs)
+	c.Nodes = push(l.mem, c.Nodes, p.nodes)
+	c.Samples = push(l.mem, c.Samples, p.samples)
+	c.HasSamples = push(l.mem, c.HasSamples, p.hasSamples)
+	c.TimeDeltas = push(l.mem, c.TimeDeltas, p.td)
+	c.HasTimeDeltas = push(l.mem, c.HasTimeDeltas, p.hasTD)
+	c.ProfileTimeDeltas = push(l.mem, c.ProfileTimeDeltas, p.ptd)
+	c.HasProfileTimeDeltas = push(l.mem, c.HasProfileTimeDeltas, p.hasPTD)
+	c.Timestamps = push(l.mem, c.Timestamps, p.ts)
+	c.HasTimestamps = push(l.mem, c.HasTimestamps, p.hasTS)
+	c.Lines = push(l.mem, c.Lines, p.lines)
+	c.HasLines = push(l.mem, c.HasLines, p.hasLines)
+	c.Columns = push(l.mem, c.Columns, p.cols)
+	c.HasColumns = push(l.mem, c.HasColumns, p.hasCols)
+	c.TraceIDs = push(l.mem, c.TraceIDs, p.traceIDs)
 	l.beginPending()
 }
 
@@ -228,11 +228,11 @@ func (l *loader) node(depth int) (int, error) {
 	if n >= maxArena {
 		return n, l.arenaFull()
 	}
-	c.NodeID = push(c.NodeID, core.NoNode)
-	c.NodeParent = push(c.NodeParent, core.NoNode)
-	c.NodeFrame = push(c.NodeFrame, 0)
-	c.NodeFlags = push(c.NodeFlags, 0)
-	c.NodeChildren = push(c.NodeChildren, core.Span{})
+	c.NodeID = push(l.mem, c.NodeID, core.NoNode)
+	c.NodeParent = push(l.mem, c.NodeParent, core.NoNode)
+	c.NodeFrame = push(l.mem, c.NodeFrame, 0)
+	c.NodeFlags = push(l.mem, c.NodeFlags, 0)
+	c.NodeChildren = push(l.mem, c.NodeChildren, core.Span{})
 	var (
 		flags    uint8
 		cf, flat frameFields
@@ -371,7 +371,7 @@ func (l *loader) headChildren(depth int, span *core.Span) (bool, error) {
 	}
 	*span = core.Span{Off: uint32(len(c.Children)), Len: uint32(len(kids))}
 	for _, k := range kids {
-		c.Children = push(c.Children, c.NodeID[k])
+		c.Children = push(l.mem, c.Children, c.NodeID[k])
 	}
 	return true, nil
 }
@@ -434,7 +434,7 @@ func (l *loader) frameField(f *frameFields, k []byte) error {
 			if err != nil {
 				return err
 			}
-			f.script, f.hasScript = l.strs.InternBytes(v), true
+			f.script, f.hasScript = l.internBytes(v), true
 		case kindNumber:
 			v, ok, err := s.number()
 			if err != nil {
@@ -540,8 +540,8 @@ func (l *loader) traceIDs() error {
 		if kerr != nil || !ok || key != math.Trunc(key) || math.Abs(key) > 1<<63 {
 			l.w.badTraceIDs++
 		} else {
-			c.TraceIDKey = push(c.TraceIDKey, int64(key))
-			c.TraceIDNode = push(c.TraceIDNode, v)
+			c.TraceIDKey = push(l.mem, c.TraceIDKey, int64(key))
+			c.TraceIDNode = push(l.mem, c.TraceIDNode, v)
 		}
 		more, err = s.objectNext()
 		if err != nil {
@@ -581,7 +581,7 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 			return false, l.arenaFull()
 		}
 		if x, d, ok := s.fastInt(); ok {
-			c.Deltas = push(c.Deltas, float64(x))
+			c.Deltas = push(l.mem, c.Deltas, float64(x))
 			more = d == ','
 			continue
 		}
@@ -593,7 +593,7 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 			v = 0
 			l.w.badDeltas++
 		}
-		c.Deltas = push(c.Deltas, v)
+		c.Deltas = push(l.mem, c.Deltas, v)
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err
@@ -626,7 +626,7 @@ func (l *loader) int64Array(dst *[]int64, span *core.Span, bad *int) (present bo
 			return false, l.arenaFull()
 		}
 		if x, d, ok := s.fastInt(); ok {
-			a = push(a, x)
+			a = push(l.mem, a, x)
 			more = d == ','
 			continue
 		}
@@ -638,7 +638,7 @@ func (l *loader) int64Array(dst *[]int64, span *core.Span, bad *int) (present bo
 			v = core.NoNode
 			*bad++
 		}
-		a = push(a, v)
+		a = push(l.mem, a, v)
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err
@@ -668,7 +668,7 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 			return false, l.arenaFull()
 		}
 		if x, d, ok := s.fastInt(); ok {
-			c.Positions = push(c.Positions, clampInt32(float64(x)))
+			c.Positions = push(l.mem, c.Positions, clampInt32(float64(x)))
 			more = d == ','
 			continue
 		}
@@ -679,7 +679,7 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 		if !ok {
 			v = 0
 		}
-		c.Positions = push(c.Positions, clampInt32(v))
+		c.Positions = push(l.mem, c.Positions, clampInt32(v))
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err
@@ -699,7 +699,7 @@ func (l *loader) finishCPUProfile() error {
 	l.tr.Kind = core.InputCPUProfile
 	l.nEvents = 1
 	ts := p.profStart
-	if p.hasTS && !p.hasPTD {
+	if headForm := l.ch.NodeFlags[p.mark.nodes]&core.NodeHasCallFrame == 0; !p.hasPTD && (p.hasTS || headForm) {
 		// The legacy head form has its start and end in seconds.
 		ts *= 1e6
 	}

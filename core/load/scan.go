@@ -42,6 +42,7 @@ func (e *syntaxError) Error() string { return fmt.Sprintf("byte %d: %s", e.off, 
 type scanner struct {
 	src  io.Reader
 	ctx  context.Context
+	mem  *budget
 	buf  []byte
 	pos  int   // next unread byte
 	end  int   // buf[:end] holds data
@@ -65,9 +66,9 @@ type scanner struct {
 	badUTF8 int    // strings repaired because of invalid UTF-8
 }
 
-func newScanner(ctx context.Context, src io.Reader, initial []byte) *scanner {
-	s := &scanner{src: src, ctx: ctx}
-	s.buf = make([]byte, max(readSize, len(initial)+readSize))
+func newScanner(ctx context.Context, src io.Reader, initial []byte, mem *budget) *scanner {
+	s := &scanner{src: src, ctx: ctx, mem: mem}
+	s.buf = makeSlice[byte](mem, max(readSize, len(initial)+readSize), max(readSize, len(initial)+readSize))
 	s.end = copy(s.buf, initial)
 	if src == nil {
 		s.eof = true
@@ -113,8 +114,10 @@ func (s *scanner) fill(keep int) (shift int, ok bool) {
 			s.eof = true
 			return shift, false
 		}
-		nb := make([]byte, max(2*len(s.buf), s.end+readSize))
+		n := max(2*len(s.buf), s.end+readSize)
+		nb := makeSlice[byte](s.mem, n, n)
 		copy(nb, s.buf[:s.end])
+		s.mem.release(int64(len(s.buf)))
 		s.buf = nb
 	}
 	for {
@@ -945,19 +948,31 @@ func (s *scanner) skipBOM() {
 
 // push appends v, doubling the capacity when full. append grows large slices by only 1.25×, which
 // for columns of millions of entries means copying them over and over.
-func push[T any](s []T, v T) []T {
+func push[T any](b *budget, s []T, v T) []T {
 	if len(s) == cap(s) {
-		s = grow(s, 1)
+		s = grow(b, s, 1)
 	}
 	return append(s, v)
 }
 
-// grow makes room for n more elements, at least doubling the capacity when it must move.
-func grow[T any](s []T, n int) []T {
+// grow makes room for n more elements, at least doubling the capacity when it must move, or
+// taking only what the budget has left when a doubling would not fit. The new block is charged
+// to b before it is allocated; the old one is released once copied.
+func grow[T any](b *budget, s []T, n int) []T {
 	if cap(s)-len(s) >= n {
 		return s
 	}
-	ns := make([]T, len(s), max(2*cap(s), len(s)+n, 256))
+	var zero T
+	size := int64(unsafe.Sizeof(zero))
+	want := max(2*cap(s), len(s)+n, 256)
+	if size > 0 {
+		if fit := b.room() / size; int64(want) > fit && fit >= int64(len(s)+n) {
+			want = int(fit)
+		}
+	}
+	b.charge(int64(want) * size)
+	ns := make([]T, len(s), want)
 	copy(ns, s)
+	b.release(int64(cap(s)) * size)
 	return ns
 }

@@ -65,14 +65,14 @@ func (sp *selfProfile) readKey(l *loader, key string) error {
 				if err != nil {
 					return err
 				}
-				id = l.strs.InternBytes(v)
+				id = l.internBytes(v)
 			} else {
 				sp.bad++
 				if err := s.skip(); err != nil {
 					return err
 				}
 			}
-			sp.resources = append(sp.resources, id)
+			sp.resources = push(l.mem, sp.resources, id)
 		case "frames":
 			f := selfFrame{resource: -1}
 			err := l.eachMember(&sp.bad, func(k []byte) error {
@@ -85,7 +85,7 @@ func (sp *selfProfile) readKey(l *loader, key string) error {
 						if err != nil {
 							return err
 						}
-						f.name, f.hasName = l.strs.InternBytes(v), true
+						f.name, f.hasName = l.internBytes(v), true
 						return nil
 					}
 					sp.bad++
@@ -111,7 +111,7 @@ func (sp *selfProfile) readKey(l *loader, key string) error {
 			if err != nil {
 				return err
 			}
-			sp.frames = append(sp.frames, f)
+			sp.frames = push(l.mem, sp.frames, f)
 		case "stacks":
 			st := selfStack{frame: -1, parent: -1}
 			err := l.eachMember(&sp.bad, func(k []byte) error {
@@ -134,7 +134,7 @@ func (sp *selfProfile) readKey(l *loader, key string) error {
 			if err != nil {
 				return err
 			}
-			sp.stacks = append(sp.stacks, st)
+			sp.stacks = push(l.mem, sp.stacks, st)
 		}
 		more, err = s.arrayNext()
 		if err != nil {
@@ -181,7 +181,8 @@ func (sp *selfProfile) readSamples(l *loader) error {
 		if err != nil {
 			return err
 		}
-		sp.samples = append(sp.samples, smp)
+		sp.samples = push(l.mem, sp.samples, smp)
+		l.mem.charge(selfSampleAhead)
 		more, err = s.arrayNext()
 		if err != nil {
 			return err
@@ -189,6 +190,11 @@ func (sp *selfProfile) readSamples(l *loader) error {
 	}
 	return nil
 }
+
+// selfSampleAhead is what a sample will cost once it is a profile (its node id and time in the
+// chunk arenas, their copies in the assembled profile, its model index and timestamp), charged as
+// it is read: a sample bomb then stops after a fraction of the parsing.
+const selfSampleAhead = 8 + 8 + 8 + 8 + 4 + 8
 
 // eachMember calls fn for each member of the object that comes next; a value that is not an
 // object is skipped and counted in bad.
@@ -233,19 +239,20 @@ func (sp *selfProfile) finish(l *loader) error {
 		return fmt.Errorf("%w: the self-profile has no frames, stacks or samples", errNotProfile)
 	}
 	l.tr.Kind = core.InputSelfProfile
+	l.mem.release(int64(len(sp.samples)) * selfSampleAhead) // charged again as it happens
 	c := l.ch
 	l.beginPending()
 	zero := l.strs.Intern("0")
 	addNode := func(id, parent int64, cf core.CallFrame) {
-		c.NodeID = push(c.NodeID, id)
-		c.NodeParent = push(c.NodeParent, parent)
+		c.NodeID = push(l.mem, c.NodeID, id)
+		c.NodeParent = push(l.mem, c.NodeParent, parent)
 		flags := uint8(core.NodeHasCallFrame)
 		if parent != core.NoNode {
 			flags |= core.NodeHasParent
 		}
-		c.NodeFlags = push(c.NodeFlags, flags)
-		c.NodeChildren = push(c.NodeChildren, core.Span{})
-		c.NodeFrame = push(c.NodeFrame, l.internFrame(cf))
+		c.NodeFlags = push(l.mem, c.NodeFlags, flags)
+		c.NodeChildren = push(l.mem, c.NodeChildren, core.Span{})
+		c.NodeFrame = push(l.mem, c.NodeFrame, l.internFrame(cf))
 	}
 	addNode(selfRootID, core.NoNode, core.CallFrame{FunctionName: l.strs.Intern("(root)"), ScriptID: zero, Line: -1, Column: -1})
 
@@ -296,8 +303,8 @@ func (sp *selfProfile) finish(l *loader) error {
 			id = core.NoNode
 			badSamples++
 		}
-		c.SampleIDs = push(c.SampleIDs, id)
-		c.Deltas = push(c.Deltas, smp.ts*1000)
+		c.SampleIDs = push(l.mem, c.SampleIDs, id)
+		c.Deltas = push(l.mem, c.Deltas, smp.ts*1000)
 	}
 	if hasIdle {
 		addNode(idleID, selfRootID, core.CallFrame{FunctionName: l.strs.Intern("(idle)"), ScriptID: zero, Line: -1, Column: -1})
@@ -316,11 +323,14 @@ func (sp *selfProfile) finish(l *loader) error {
 	w := &l.tr.Warnings
 	w.Add("self-profile stacks whose parentId is unknown (dropped)", badStacks)
 	w.Add("self-profile stacks whose frameId is unknown (shown as \"(unknown)\")", badFrames)
-	w.Add("self-profile samples whose stackId is unknown (shown as holes)", badSamples)
+	w.Add("self-profile samples whose stackId is unknown (shown as gaps)", badSamples)
 	w.Add("self-profile samples without a numeric timestamp (skipped)", badTs)
 	w.Add("self-profile members of the wrong type (ignored)", sp.bad)
 	return nil
 }
+
+// frameOverhead is what a call frame costs in Frames and the frame map.
+const frameOverhead = 96
 
 // internFrame interns a ready call frame.
 func (l *loader) internFrame(cf core.CallFrame) core.FrameID {
@@ -328,6 +338,7 @@ func (l *loader) internFrame(cf core.CallFrame) core.FrameID {
 		return id
 	}
 	id := core.FrameID(len(l.tr.Frames))
+	l.mem.charge(frameOverhead)
 	l.tr.Frames = append(l.tr.Frames, cf)
 	l.frames[cf] = id
 	return id

@@ -70,6 +70,7 @@ type threadKey struct{ pid, tid int64 }
 // loader holds the state of one load.
 type loader struct {
 	ctx       context.Context
+	mem       *budget
 	s         *scanner
 	tr        *core.Trace
 	strs      *core.Strings
@@ -86,6 +87,8 @@ type loader struct {
 	lastThreadID core.ThreadID
 	lastThreadOK bool
 	pendDirty    bool // pending holds data to roll back
+	arrayClosed  bool // the last event array ended with its ']'
+	docClosed    bool // the top-level value ended where JSON says it ends
 	ev           event
 	pend         pending
 	minTs        float64
@@ -98,6 +101,7 @@ type counts struct {
 	noTs, badTs, badDur, badPid, argsTooBig, argsArenaFull int
 	badSampleIDs, badNodeIDs, badDeltas                    int
 	badTraceIDs, noName, malformed                         int
+	farTs, farEnd                                          int
 	firstBadTs                                             int
 	firstMalformed                                         string
 }
@@ -145,11 +149,12 @@ type chunkMark struct {
 	nodes, children, samples, deltas, positions, traceIDs int
 }
 
-func newLoader(ctx context.Context, src io.Reader) *loader {
+func newLoader(ctx context.Context, src io.Reader, mem *budget) *loader {
 	tr := &core.Trace{Strings: core.NewStrings()}
 	l := &loader{
 		ctx:      ctx,
-		s:        newScanner(ctx, src, nil),
+		mem:      mem,
+		s:        newScanner(ctx, src, nil, mem),
 		tr:       tr,
 		strs:     tr.Strings,
 		ch:       &tr.Chunks,
@@ -168,27 +173,6 @@ func newLoader(ctx context.Context, src io.Reader) *loader {
 		l.nameFlags[id] |= n.flags
 	}
 	return l
-}
-
-// reserve sizes the event columns for a JSON document of about jsonBytes, so that they do not
-// grow by copying. Chrome's events average 300-400 bytes. A guess too high costs address space
-// but not memory: pages that are never written are never made resident.
-func (l *loader) reserve(jsonBytes int64) {
-	n := int(min(jsonBytes/200, 1<<26))
-	if n < 1024 {
-		return
-	}
-	e := &l.tr.Events
-	e.Ph = make([]byte, 0, n)
-	e.Name = make([]core.StrID, 0, n)
-	e.Cat = make([]core.StrID, 0, n)
-	e.Ts = make([]float64, 0, n)
-	e.Dur = make([]float64, 0, n)
-	e.Thread = make([]core.ThreadID, 0, n)
-	e.Args = make([]core.Span, 0, n)
-	e.SampleTraceID = make([]int64, 0, n)
-	// The kept args (FunctionCall data, metadata...) run at about a sixteenth of a Chrome trace.
-	e.ArgsArena = make([]byte, 0, min(jsonBytes/16, 1<<31))
 }
 
 func (l *loader) flags(id core.StrID) uint8 {
@@ -214,6 +198,7 @@ func (l *loader) read() error {
 	case '[':
 		l.tr.Kind = core.InputTrace
 		err = l.eventArray()
+		l.docClosed = l.arrayClosed
 	case '{':
 		err = l.topObject()
 	default:
@@ -222,7 +207,40 @@ func (l *loader) read() error {
 	if err != nil {
 		return err
 	}
+	if l.docClosed {
+		if err := l.afterDocument(); err != nil {
+			return err
+		}
+	}
 	l.finish()
+	return nil
+}
+
+// afterDocument reads what follows the document to the end of the input. Only whitespace may: a
+// second document or any other text is not loaded, and says so with its size. Reading to the end
+// also checks the gzip trailer, whose checksum comes after the last byte of JSON.
+func (l *loader) afterDocument() error {
+	s := l.s
+	c, ok := s.peek()
+	if ok {
+		at := s.offset()
+		what := "text"
+		if c == '[' || c == '{' {
+			what = "a second JSON document"
+		}
+		for ok {
+			s.pos = s.end
+			_, ok = s.fill(s.pos)
+		}
+		l.tr.Warnings.Addf("%s after the end of the JSON (bytes %d to %d, starting with %s) not loaded: a file holds one document",
+			what, at, s.offset(), quoteByte(c))
+	}
+	if s.err != nil {
+		if err := l.ctx.Err(); err != nil {
+			return err
+		}
+		l.tr.Warnings.Addf("after the end of the JSON (byte %d): %v", s.offset(), s.err)
+	}
 	return nil
 }
 
@@ -239,6 +257,7 @@ func (l *loader) eventArray() error {
 		switch c {
 		case ']':
 			s.pos++
+			l.arrayClosed = true
 			return nil
 		case ',':
 			s.pos++ // also accepts a trailing comma, and stray ones
@@ -249,6 +268,15 @@ func (l *loader) eventArray() error {
 					return err
 				}
 			}
+		case 0:
+			// JSON never holds a NUL byte outside a string. A file cut by a crash or left sparse
+			// ends in them, gigabytes of them at times: searching them for the next event
+			// would take minutes.
+			if l.tr.Events.Len() == 0 && l.ch.Len() == 0 {
+				return s.errorf("NUL bytes where an event was due, as a damaged, sparse or preallocated file has")
+			}
+			l.tr.Warnings.Addf("reading stopped at byte %d of the JSON: NUL bytes, as a damaged, sparse or preallocated file has; the rest of the file was not read", s.offset())
+			return nil
 		default:
 			err := s.errorf("expected an event object, found %s", quoteByte(c))
 			if stop, err := l.eventFailed(err, s.offset()); stop {
@@ -319,6 +347,9 @@ func (l *loader) resync() bool {
 	s := l.s
 	for {
 		for s.pos < s.end {
+			if s.buf[s.pos] == 0 {
+				return true // eventArray stops there
+			}
 			if s.buf[s.pos] == '\n' {
 				s.pos++
 				c, ok := s.peek()
@@ -405,6 +436,7 @@ func (l *loader) topObject() error {
 		}
 		return nil
 	}()
+	l.docClosed = err == nil
 	switch {
 	case sawTrace:
 		if err != nil {
@@ -841,7 +873,7 @@ func (l *loader) commitEvent() {
 		}
 		var id core.StrID
 		if f.hasID {
-			id = l.strs.InternBytes(f.id)
+			id = l.internBytes(f.id)
 		}
 		l.commitChunk(kind, f.ph, f.pid, f.tid, id, f.idIsString, ts)
 		if kind != core.ChunkData {
@@ -868,6 +900,10 @@ func (l *loader) commitEvent() {
 		l.w.badTs++
 		return
 	}
+	if math.Abs(ts) > maxTime && f.ph != 'M' {
+		l.w.farTs++
+		return
+	}
 	dur := math.NaN()
 	switch f.ph {
 	case 'X':
@@ -885,18 +921,27 @@ func (l *loader) commitEvent() {
 			dur = f.dur
 		}
 	}
+	if dur > 0 && ts+dur > maxTime {
+		// An end past the range (or at +Inf, when ts+dur overflows) would make the view
+		// as wide and every other event a speck in it: the duration is taken as unknown.
+		dur = 0
+		if f.ph != 'X' {
+			dur = math.NaN()
+		}
+		l.w.farEnd++
+	}
 	if f.badPid {
 		l.w.badPid++
 	}
 	th := l.thread(f.pid, f.tid)
 
 	e := &l.tr.Events
-	e.Ph = push(e.Ph, f.ph)
-	e.Name = push(e.Name, f.name)
-	e.Cat = push(e.Cat, f.cat)
-	e.Ts = push(e.Ts, ts)
-	e.Dur = push(e.Dur, dur)
-	e.Thread = push(e.Thread, th)
+	e.Ph = push(l.mem, e.Ph, f.ph)
+	e.Name = push(l.mem, e.Name, f.name)
+	e.Cat = push(l.mem, e.Cat, f.cat)
+	e.Ts = push(l.mem, e.Ts, ts)
+	e.Dur = push(l.mem, e.Dur, dur)
+	e.Thread = push(l.mem, e.Thread, th)
 
 	var span core.Span
 	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M') {
@@ -910,10 +955,10 @@ func (l *loader) commitEvent() {
 			l.w.argsArenaFull++
 		default:
 			span = core.Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(args))}
-			e.ArgsArena = append(grow(e.ArgsArena, len(args)), args...)
+			e.ArgsArena = append(grow(l.mem, e.ArgsArena, len(args)), args...)
 		}
 	}
-	e.Args = push(e.Args, span)
+	e.Args = push(l.mem, e.Args, span)
 
 	// DevTools' extractSampleTraceId: beginData wins when present, even without an id.
 	var sti int64
@@ -927,7 +972,7 @@ func (l *loader) commitEvent() {
 	case f.hasStiData:
 		sti = f.stiData
 	}
-	e.SampleTraceID = push(e.SampleTraceID, sti)
+	e.SampleTraceID = push(l.mem, e.SampleTraceID, sti)
 
 	if f.ph == 'M' {
 		l.metadata(f, th, fl)
@@ -946,15 +991,24 @@ func (l *loader) metadata(f *event, th core.ThreadID, fl uint8) {
 	t := &l.tr.Threads[th]
 	switch {
 	case fl&flagThreadName != 0 && f.hasArgName:
-		t.Name = l.strs.InternBytes(f.argName)
+		t.Name = l.internBytes(f.argName)
 	case fl&flagProcessName != 0 && f.hasArgName:
-		l.procName[f.pid] = l.strs.InternBytes(f.argName)
+		l.procName[f.pid] = l.internBytes(f.argName)
 	case fl&flagThreadSort != 0 && f.hasSortIndex:
 		t.SortIndex, t.HasSortIndex = f.sortIndex, true
 	case fl&flagProcessSort != 0 && f.hasSortIndex:
 		l.procSort[f.pid] = f.sortIndex
 	}
 }
+
+// maxTime bounds the times the loader lets through, µs: 2^53, where float64 still counts whole
+// µs (285 years: a 1970-based clock in µs is at 1.7·10¹⁵, well inside). Beyond it sums overflow
+// to infinity and loops over time steps stop advancing, so nothing later sees such times.
+const maxTime = 1 << 53
+
+// threadOverhead is what a thread costs in Threads and the thread map (and in the tracks built
+// for it later, which start small).
+const threadOverhead = 256
 
 // thread returns the id of (pid, tid), adding it when new. Events come in runs on one thread, so
 // the last answer is kept at hand.
@@ -966,6 +1020,7 @@ func (l *loader) thread(pid, tid int64) core.ThreadID {
 	id, ok := l.threads[k]
 	if !ok {
 		id = core.ThreadID(len(l.tr.Threads))
+		l.mem.charge(threadOverhead)
 		l.tr.Threads = append(l.tr.Threads, core.Thread{Pid: pid, Tid: tid})
 		l.threads[k] = id
 	}
@@ -985,12 +1040,27 @@ func (l *loader) intern(b []byte) core.StrID {
 	if e.s == string(b) {
 		return e.id
 	}
-	id := l.strs.InternBytes(b)
+	id := l.internBytes(b)
 	e.s, e.id = l.strs.Get(id), id
 	return id
 }
 
 const internCacheSize = 1024
+
+// stringOverhead is what the string table spends on a string beside its bytes: its header in
+// the list and its entry in the map.
+const stringOverhead = 64
+
+// internBytes interns b, charging a new string to the budget. (It is charged once made: one
+// string is no longer than a token, which the scanner's buffer has already held.)
+func (l *loader) internBytes(b []byte) core.StrID {
+	n := l.strs.Len()
+	id := l.strs.InternBytes(b)
+	if l.strs.Len() > n {
+		l.mem.charge(int64(len(b)) + stringOverhead)
+	}
+	return id
+}
 
 type internEntry struct {
 	s  string
@@ -1018,11 +1088,13 @@ func (l *loader) finish() {
 		w.Add(fmt.Sprintf("events with a non-numeric ts skipped (the first: event %d)", l.w.firstBadTs), l.w.badTs)
 	}
 	w.Add("X events with a non-numeric dur given dur 0", l.w.badDur)
+	w.Add(fmt.Sprintf("events whose ts is beyond ±%.0f µs (2^53, 285 years) skipped", float64(maxTime)), l.w.farTs)
+	w.Add(fmt.Sprintf("events ending beyond %.0f µs (2^53) given dur 0", float64(maxTime)), l.w.farEnd)
 	w.Add("events with a pid or tid that is not an integer (0 used)", l.w.badPid)
 	w.Add("events without a name (kept with an empty name)", l.w.noName)
 	w.Add(fmt.Sprintf("events whose args exceed %d KB (args not kept)", maxCapture>>10), l.w.argsTooBig)
 	w.Add("events after the first 4 GB of args (args not kept)", l.w.argsArenaFull)
-	w.Add("profile samples whose node id is not an integer (shown as holes)", l.w.badSampleIDs)
+	w.Add("profile samples whose node id is not an integer (shown as gaps)", l.w.badSampleIDs)
 	w.Add("profile nodes whose id or parent is not an integer", l.w.badNodeIDs)
 	w.Add("profile time deltas or timestamps that are not numbers (0 used)", l.w.badDeltas)
 	w.Add("profile trace_ids entries that are not integers (ignored)", l.w.badTraceIDs)

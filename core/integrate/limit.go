@@ -1,0 +1,58 @@
+package integrate
+
+import (
+	"sync/atomic"
+
+	"flamedesk/core"
+)
+
+// entryBytes is what one entry costs while tracks are built: the track's columns (47 bytes), the
+// walk's own columns and stacks, and room for the columns' growth.
+const entryBytes = 128
+
+// entryGrant is how many entries a job takes from the shared budget at a time.
+const entryGrant = 4096
+
+// entryBudget bounds the entries one build makes, over all its jobs. A profile of a few hundred
+// KB can make billions of calls (samples alternating between two stacks a thousand frames deep
+// open and close a thousand calls each), so the walks stop when the budget is spent and the build
+// ends with core.ErrMemoryBudget. The budget is the load's own (Stats.MemoryBudget): the tracks
+// may take as much memory again as the loaded data. A nil budget (a trace built by hand) has no
+// bound.
+type entryBudget struct {
+	left atomic.Int64
+	max  int64
+}
+
+func newEntryBudget(tr *core.Trace) *entryBudget {
+	if tr.Stats.MemoryBudget <= 0 {
+		return nil
+	}
+	b := &entryBudget{max: tr.Stats.MemoryBudget / entryBytes}
+	b.left.Store(b.max)
+	return b
+}
+
+// grant is one job's share of the budget, taken in steps.
+type grant struct {
+	from    *entryBudget
+	granted int
+	over    bool
+}
+
+// allow reports whether the job may hold n entries, taking more from the budget as needed.
+func (g *grant) allow(n int) bool {
+	if g.from == nil || n <= g.granted {
+		return true
+	}
+	if g.over {
+		return false
+	}
+	step := max(entryGrant, n-g.granted)
+	if g.from.left.Add(-int64(step)) < 0 {
+		g.over = true
+		return false
+	}
+	g.granted += step
+	return true
+}
