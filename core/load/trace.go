@@ -63,6 +63,11 @@ var specialNames = []struct {
 	{"TimeStamp", flagKeepArgs},
 	{"TracingStartedInBrowser", flagKeepArgs},
 	{"TracingStartedInPage", flagKeepArgs},
+	// What core/timelines reads: frames, navigations, network requests, WebSockets and the
+	// page-load markers.
+	{"FrameCommittedInBrowser", flagKeepArgs},
+	{"CommitLoad", flagKeepArgs},
+	{"navigationStart", flagKeepArgs},
 }
 
 type threadKey struct{ pid, tid int64 }
