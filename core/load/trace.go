@@ -68,6 +68,19 @@ var specialNames = []struct {
 	{"FrameCommittedInBrowser", flagKeepArgs},
 	{"CommitLoad", flagKeepArgs},
 	{"navigationStart", flagKeepArgs},
+	{"ResourceChangePriority", flagKeepArgs},
+	{"ResourceWillSendRequest", flagKeepArgs},
+	{"ResourceSendRequest", flagKeepArgs},
+	{"ResourceReceiveResponse", flagKeepArgs},
+	{"ResourceFinish", flagKeepArgs},
+	{"ResourceMarkAsCached", flagKeepArgs},
+	{"PreloadRenderBlockingStatusChange", flagKeepArgs},
+	{"WebSocketCreate", flagKeepArgs},
+	{"WebSocketSendHandshakeRequest", flagKeepArgs},
+	{"WebSocketReceiveHandshakeResponse", flagKeepArgs},
+	{"WebSocketDestroy", flagKeepArgs},
+	{"WebSocketSend", flagKeepArgs},
+	{"WebSocketReceive", flagKeepArgs},
 }
 
 type threadKey struct{ pid, tid int64 }

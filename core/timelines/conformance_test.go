@@ -26,6 +26,8 @@ var comparedLists = []struct {
 	key  func(item map[string]any) []any
 }{
 	{"navigations", func(i map[string]any) []any { return []any{i["ts"], i["navigationId"]} }},
+	{"network", func(i map[string]any) []any { return []any{i["ts"], i["requestId"]} }},
+	{"webSockets", func(i map[string]any) []any { return []any{i["ts"], fmt.Sprint(i["identifier"])} }},
 }
 
 // timeFields are compared within the tolerance; other numbers within 1e-9 relative.

@@ -26,6 +26,8 @@ type Timelines struct {
 	MainFrameID    string       `json:"mainFrameId"`
 	TraceIsGeneric bool         `json:"traceIsGeneric"`
 	Navigations    []Navigation `json:"navigations"`
+	Network        []Request    `json:"network"`
+	WebSockets     []WebSocket  `json:"webSockets"`
 }
 
 // Bounds is the span of the trace as the panel shows it, µs on the trace's clock. A trace without
@@ -76,5 +78,6 @@ func Build(tr *core.Trace) *Timelines {
 		TraceIsGeneric: m.TraceIsGeneric,
 		Navigations:    m.Navigations,
 	}
+	tl.Network, tl.WebSockets = buildNetwork(tr, m)
 	return tl
 }
