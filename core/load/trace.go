@@ -67,6 +67,11 @@ var specialNames = []struct {
 	{"TimeStamp", flagKeepArgs},
 	{"TracingStartedInBrowser", flagKeepArgs},
 	{"TracingStartedInPage", flagKeepArgs},
+	// What core/timelines reads: frames, navigations, network requests, WebSockets and the
+	// page-load markers.
+	{"FrameCommittedInBrowser", flagKeepArgs},
+	{"CommitLoad", flagKeepArgs},
+	{"navigationStart", flagKeepArgs},
 	// The tracks beside the thread flame charts (core/timelines): what their events carry in args.
 	{"blink.user_timing", flagKeepArgsCat},
 	{"blink.console", flagKeepArgsCat},
