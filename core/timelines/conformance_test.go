@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,6 +27,9 @@ var comparedLists = []struct {
 	key  func(item map[string]any) []any
 }{
 	{"navigations", func(i map[string]any) []any { return []any{i["ts"], i["navigationId"]} }},
+	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"animations", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},
+	{"memory", func(i map[string]any) []any { return []any{pidNumber(i), i["counter"], i["index"]} }},
 }
 
 // timeFields are compared within the tolerance; other numbers within 1e-9 relative.
@@ -394,4 +398,20 @@ func brief(item map[string]any) string {
 		s = s[:200]
 	}
 	return s
+}
+
+// negDur is -(dur || 0), the sort keys' "longer first".
+func negDur(item map[string]any) any {
+	d, _ := item["dur"].(float64)
+	return -d
+}
+
+// pidNumber is a memory item's pid as a number, as compare_timelines.py sorts it.
+func pidNumber(item map[string]any) any {
+	s, _ := item["pid"].(string)
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return s
+	}
+	return n
 }

@@ -26,6 +26,10 @@ type Timelines struct {
 	MainFrameID    string       `json:"mainFrameId"`
 	TraceIsGeneric bool         `json:"traceIsGeneric"`
 	Navigations    []Navigation `json:"navigations"`
+
+	Screenshots []Screenshot `json:"screenshots"`
+	Animations  []Animation  `json:"animations"`
+	Memory      Memory       `json:"memory"`
 }
 
 // Bounds is the span of the trace as the panel shows it, µs on the trace's clock. A trace without
@@ -76,5 +80,8 @@ func Build(tr *core.Trace) *Timelines {
 		TraceIsGeneric: m.TraceIsGeneric,
 		Navigations:    m.Navigations,
 	}
+	tl.Screenshots = buildScreenshots(tr, m.Bounds)
+	tl.Animations = buildAnimations(tr)
+	tl.Memory = buildMemory(tr)
 	return tl
 }
