@@ -28,6 +28,14 @@ var comparedLists = []struct {
 }{
 	{"navigations", func(i map[string]any) []any { return []any{i["ts"], i["navigationId"]} }},
 	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"timings.marks", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},
+	{"timings.measures", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},
+	{"timings.consoleTimings", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},
+	{"timings.timestamps", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},
+	{"timings.extensionMarkers", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},
+	{"extension", func(i map[string]any) []any {
+		return []any{i["groupIndex"], i["trackIndex"], i["ts"], negDur(i), i["name"]}
+	}},
 	{"animations", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},
 	{"memory", func(i map[string]any) []any { return []any{pidNumber(i), i["counter"], i["index"]} }},
 }

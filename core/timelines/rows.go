@@ -62,3 +62,12 @@ func sortEvents(ev *core.Events, list []int32) {
 		return startsBefore(ev.Ts[x], ev.Ts[x]+rawDur(ev, x), ev.Ts[y], ev.Ts[y]+rawDur(ev, y)) < 0
 	})
 }
+
+// isAsyncPhase tells the async phases: nestable b/e/n and the legacy S/T/F/p.
+func isAsyncPhase(ph byte) bool {
+	switch ph {
+	case 'b', 'e', 'n', 'S', 'T', 'F', 'p':
+		return true
+	}
+	return false
+}
