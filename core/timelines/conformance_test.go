@@ -28,6 +28,8 @@ var comparedLists = []struct {
 }{
 	{"navigations", func(i map[string]any) []any { return []any{i["ts"], i["navigationId"]} }},
 	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"layoutShifts.shifts", func(i map[string]any) []any { return []any{i["ts"], i["score"]} }},
+	{"layoutShifts.clusters", func(i map[string]any) []any { return []any{i["ts"]} }},
 	{"timings.marks", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},
 	{"timings.measures", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},
 	{"timings.consoleTimings", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},

@@ -27,11 +27,12 @@ type Timelines struct {
 	TraceIsGeneric bool         `json:"traceIsGeneric"`
 	Navigations    []Navigation `json:"navigations"`
 
-	Timings     Timings          `json:"timings"`
-	Extension   []ExtensionGroup `json:"extension"`
-	Screenshots []Screenshot     `json:"screenshots"`
-	Animations  []Animation      `json:"animations"`
-	Memory      Memory           `json:"memory"`
+	Timings      Timings          `json:"timings"`
+	Extension    []ExtensionGroup `json:"extension"`
+	LayoutShifts LayoutShifts     `json:"layoutShifts"`
+	Screenshots  []Screenshot     `json:"screenshots"`
+	Animations   []Animation      `json:"animations"`
+	Memory       Memory           `json:"memory"`
 }
 
 // Bounds is the span of the trace as the panel shows it, µs on the trace's clock. A trace without
@@ -83,6 +84,7 @@ func Build(tr *core.Trace) *Timelines {
 		Navigations:    m.Navigations,
 	}
 	tl.Timings, tl.Extension = buildTimings(tr)
+	tl.LayoutShifts = buildLayoutShifts(tr, m)
 	tl.Screenshots = buildScreenshots(tr, m.Bounds)
 	tl.Animations = buildAnimations(tr)
 	tl.Memory = buildMemory(tr)
