@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,6 +29,19 @@ var comparedLists = []struct {
 	{"navigations", func(i map[string]any) []any { return []any{i["ts"], i["navigationId"]} }},
 	{"network", func(i map[string]any) []any { return []any{i["ts"], i["requestId"]} }},
 	{"webSockets", func(i map[string]any) []any { return []any{i["ts"], fmt.Sprint(i["identifier"])} }},
+	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"layoutShifts.shifts", func(i map[string]any) []any { return []any{i["ts"], i["score"]} }},
+	{"layoutShifts.clusters", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"timings.marks", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},
+	{"timings.measures", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},
+	{"timings.consoleTimings", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},
+	{"timings.timestamps", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},
+	{"timings.extensionMarkers", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},
+	{"extension", func(i map[string]any) []any {
+		return []any{i["groupIndex"], i["trackIndex"], i["ts"], negDur(i), i["name"]}
+	}},
+	{"animations", func(i map[string]any) []any { return []any{i["ts"], negDur(i), i["name"]} }},
+	{"memory", func(i map[string]any) []any { return []any{pidNumber(i), i["counter"], i["index"]} }},
 }
 
 // timeFields are compared within the tolerance; other numbers within 1e-9 relative.
@@ -396,4 +410,20 @@ func brief(item map[string]any) string {
 		s = s[:200]
 	}
 	return s
+}
+
+// negDur is -(dur || 0), the sort keys' "longer first".
+func negDur(item map[string]any) any {
+	d, _ := item["dur"].(float64)
+	return -d
+}
+
+// pidNumber is a memory item's pid as a number, as compare_timelines.py sorts it.
+func pidNumber(item map[string]any) any {
+	s, _ := item["pid"].(string)
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return s
+	}
+	return n
 }

@@ -28,6 +28,13 @@ type Timelines struct {
 	Navigations    []Navigation `json:"navigations"`
 	Network        []Request    `json:"network"`
 	WebSockets     []WebSocket  `json:"webSockets"`
+
+	Timings      Timings          `json:"timings"`
+	Extension    []ExtensionGroup `json:"extension"`
+	LayoutShifts LayoutShifts     `json:"layoutShifts"`
+	Screenshots  []Screenshot     `json:"screenshots"`
+	Animations   []Animation      `json:"animations"`
+	Memory       Memory           `json:"memory"`
 }
 
 // Bounds is the span of the trace as the panel shows it, µs on the trace's clock. A trace without
@@ -79,5 +86,10 @@ func Build(tr *core.Trace) *Timelines {
 		Navigations:    m.Navigations,
 	}
 	tl.Network, tl.WebSockets = buildNetwork(tr, m)
+	tl.Timings, tl.Extension = buildTimings(tr)
+	tl.LayoutShifts = buildLayoutShifts(tr, m)
+	tl.Screenshots = buildScreenshots(tr, m.Bounds)
+	tl.Animations = buildAnimations(tr)
+	tl.Memory = buildMemory(tr)
 	return tl
 }
