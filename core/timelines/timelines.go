@@ -87,6 +87,7 @@ func Build(tr *core.Trace) *Timelines {
 	}
 	tl.Network, tl.WebSockets = buildNetwork(tr, m)
 	tl.Timings, tl.Extension = buildTimings(tr)
+	tl.Timings.PageLoad = buildPageLoad(tr, m)
 	tl.LayoutShifts = buildLayoutShifts(tr, m)
 	tl.Screenshots = buildScreenshots(tr, m.Bounds)
 	tl.Animations = buildAnimations(tr)
