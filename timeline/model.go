@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"flamedesk/core"
+	"flamedesk/core/timelines"
 )
 
 // Model is the display model of one trace: processes (groups) in display order, each with its
@@ -158,10 +159,29 @@ func New(tr *core.Trace) *Model {
 func (m *Model) buildGroups() {
 	tr := m.Trace
 	mainFrames := mainFrameURLs(tr)
+	// For a DevTools trace, the panel's view of its threads: names, order, and which it shows.
+	var panel map[core.ThreadID]int
+	var threads []timelines.ThreadTrack
+	var meta *timelines.Meta
+	if tr.Kind == core.InputTrace {
+		// A generic trace (not recorded by DevTools) is shown by process, as the panel does too.
+		if meta = timelines.BuildMeta(tr); !meta.TraceIsGeneric {
+			threads = timelines.ThreadTracks(tr, meta)
+			panel = make(map[core.ThreadID]int, len(threads))
+			for k, t := range threads {
+				panel[t.Thread] = k
+			}
+		}
+	}
 	byPid := map[int64]int{}
 	for ti := range tr.Tracks {
 		ct := &tr.Tracks[ti]
 		if ct.Len() == 0 || int(ct.Thread) >= len(tr.Threads) {
+			continue
+		}
+		pt, inPanel := panel[ct.Thread]
+		if inPanel && !threads[pt].Drawn {
+			// Nothing in it is drawn (a lone page-load marker in "pid 0"): not a track of its own.
 			continue
 		}
 		th := &tr.Threads[ct.Thread]
@@ -173,16 +193,27 @@ func (m *Model) buildGroups() {
 			if url, ok := mainFrames[th.Pid]; ok {
 				g.MainFrame, g.MainFrameURL = true, url
 			}
+			if meta != nil {
+				// The URL the panel names the renderer after: the first it showed, about:blank
+				// giving way to the page it navigated to.
+				if url, ok := meta.ProcessURL[th.Pid]; ok && g.MainFrame {
+					g.MainFrameURL = url
+				}
+			}
 			m.Groups = append(m.Groups, g)
 		}
-		m.Tracks = append(m.Tracks, Track{
+		t := Track{
 			Core:   ct,
 			Thread: ct.Thread,
 			Group:  gi,
 			Title:  threadTitle(tr, ct.Thread),
 			IsMain: isMainThread(tr, th),
 			Levels: buildLevels(ct),
-		})
+		}
+		if inPanel {
+			t.Title, t.Hidden = threads[pt].Name, !threads[pt].Shown
+		}
+		m.Tracks = append(m.Tracks, t)
 	}
 	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
 	// evidence of one.
@@ -200,16 +231,43 @@ func (m *Model) buildGroups() {
 	for i := range groupOrder {
 		groupOrder[i] = i
 	}
-	slices.SortStableFunc(groupOrder, func(a, b int) int {
-		return compareGroups(tr, &m.Groups[a], &m.Groups[b])
-	})
 	trackOrder := make([]int, len(m.Tracks))
 	for i := range trackOrder {
 		trackOrder[i] = i
 	}
-	slices.SortStableFunc(trackOrder, func(a, b int) int {
-		return compareThreads(tr, &m.Tracks[a], &m.Tracks[b])
-	})
+	if panel != nil {
+		// The panel's order: its tracks by rank and business, shown ones first; a process goes
+		// where its first track goes, and a process with every track hidden is hidden too.
+		rank := func(t *Track) int {
+			r := panel[t.Thread]
+			if t.Hidden {
+				r += len(threads)
+			}
+			return r
+		}
+		first := make([]int, len(m.Groups))
+		allHidden := make([]bool, len(m.Groups))
+		for g := range first {
+			first[g], allHidden[g] = 2*len(threads)+1, true
+		}
+		for i := range m.Tracks {
+			t := &m.Tracks[i]
+			first[t.Group] = min(first[t.Group], rank(t))
+			allHidden[t.Group] = allHidden[t.Group] && t.Hidden
+		}
+		for g := range m.Groups {
+			m.Groups[g].Hidden = allHidden[g]
+		}
+		slices.SortStableFunc(groupOrder, func(a, b int) int { return cmp.Compare(first[a], first[b]) })
+		slices.SortStableFunc(trackOrder, func(a, b int) int { return cmp.Compare(rank(&m.Tracks[a]), rank(&m.Tracks[b])) })
+	} else {
+		slices.SortStableFunc(groupOrder, func(a, b int) int {
+			return compareGroups(tr, &m.Groups[a], &m.Groups[b])
+		})
+		slices.SortStableFunc(trackOrder, func(a, b int) int {
+			return compareThreads(tr, &m.Tracks[a], &m.Tracks[b])
+		})
+	}
 
 	groups := make([]Group, 0, len(m.Groups))
 	newGroup := make([]int, len(m.Groups))

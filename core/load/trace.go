@@ -93,6 +93,7 @@ var specialNames = []struct {
 	{"largestContentfulPaint::Candidate", flagKeepArgs},
 	{"largestContentfulPaint::CandidateForSoftNavigation", flagKeepArgs},
 	{"InteractiveTime", flagKeepArgs},
+	{"TracingSessionIdForWorker", flagKeepArgs},
 	// The tracks beside the thread flame charts (core/timelines): what their events carry in args.
 	{"blink.user_timing", flagKeepArgsCat},
 	{"blink.console", flagKeepArgsCat},

@@ -49,6 +49,10 @@ type FrameProcess struct {
 // undefined.
 const noNavigationID = "\x00undefined"
 
+// BuildMeta reads what the other lists and the thread tracks are built from; Build calls it, and
+// the view calls it alone to name and order the thread tracks.
+func BuildMeta(tr *core.Trace) *Meta { return buildMeta(tr) }
+
 func buildMeta(tr *core.Trace) *Meta {
 	m := &Meta{
 		NavigationByID:     map[string]int{},
