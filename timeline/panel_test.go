@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"flamedesk/core"
 	"flamedesk/internal/fixtures"
 )
 
@@ -92,4 +93,57 @@ func TestThreadsThePanelDoesNotShow(t *testing.T) {
 	if shown < 2 {
 		t.Errorf("only %d tracks shown", shown)
 	}
+}
+
+// The chart leaves out the entries the panel does not draw (the scheduler's
+// ThreadControllerImpl::RunTask wrappers) and puts their children on their row; the core track,
+// which the dump writes, keeps them.
+func TestHiddenWrappersLeaveTheirRowToTheirChildren(t *testing.T) {
+	tr := loadFixture(t, "upstream", "devtools-react-console-timestamp.json.gz")
+	m := New(tr)
+	wrapper, ok := tr.Strings.Lookup("ThreadControllerImpl::RunTask")
+	if !ok {
+		t.Fatal("no ThreadControllerImpl::RunTask in the trace")
+	}
+	inCore, moved := 0, 0
+	for ti := range m.Tracks {
+		tk := &m.Tracks[ti]
+		ct := tk.Core
+		for e := 0; e < ct.Len(); e++ {
+			if ct.Name[e] != wrapper || ct.Kind[e] == core.EntryProfileCall {
+				continue
+			}
+			inCore++
+			if tk.Row(int32(e)) >= 0 {
+				t.Fatalf("%s: a ThreadControllerImpl::RunTask is drawn on row %d", tk.Title, tk.Row(int32(e)))
+			}
+		}
+		for lv := range tk.Levels {
+			for _, e := range tk.Levels[lv].Entries {
+				if ct.Name[e] == wrapper {
+					t.Fatalf("%s: a wrapper in level %d", tk.Title, lv)
+				}
+				if p := ct.Parent[e]; p >= 0 && ct.Name[p] == wrapper {
+					if tk.Row(p) >= 0 || lv != int(ct.Depth[e])-1-hiddenAbove(tk, p) {
+						t.Fatalf("%s: child of a wrapper on row %d, depth %d", tk.Title, lv, ct.Depth[e])
+					}
+					moved++
+				}
+			}
+		}
+	}
+	if inCore == 0 || moved == 0 {
+		t.Fatalf("%d wrappers in the core tracks, %d children moved up", inCore, moved)
+	}
+}
+
+// hiddenAbove counts the entries from e up to its root that the chart leaves out, e excluded.
+func hiddenAbove(tk *Track, e int32) int {
+	n := 0
+	for p := tk.Core.Parent[e]; p >= 0; p = tk.Core.Parent[p] {
+		if tk.Row(p) < 0 {
+			n++
+		}
+	}
+	return n
 }

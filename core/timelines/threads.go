@@ -44,7 +44,7 @@ type ThreadTrack struct {
 }
 
 // hiddenThreadNames are threads the panel never draws: they carry nothing a page author can act on.
-var hiddenThreadNames = map[string]bool{"Chrome_ChildIOThread": true, "Compositor": true, "GpuMemoryThread": true}
+var hiddenThreadNames = map[string]bool{"Chrome_ChildIOThread": true, "Compositor": true, "GpuMemoryThread": true, "PerfettoTrace": true}
 
 // ThreadTracks describes every thread that has a track (tr.Tracks, built by core/integrate) the way
 // the panel shows it, in the panel's order: the main frame's main thread, other frames' main
