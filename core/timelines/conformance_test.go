@@ -28,6 +28,9 @@ var comparedLists = []struct {
 }{
 	{"navigations", func(i map[string]any) []any { return []any{i["ts"], i["navigationId"]} }},
 	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"interactions", func(i map[string]any) []any {
+		return []any{i["ts"], negDur(i), i["interactionId"], i["type"]}
+	}},
 	{"layoutShifts.shifts", func(i map[string]any) []any { return []any{i["ts"], i["score"]} }},
 	{"layoutShifts.clusters", func(i map[string]any) []any { return []any{i["ts"]} }},
 	{"timings.marks", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},

@@ -29,6 +29,7 @@ type Timelines struct {
 
 	Timings      Timings          `json:"timings"`
 	Extension    []ExtensionGroup `json:"extension"`
+	Interactions []Interaction    `json:"interactions"`
 	LayoutShifts LayoutShifts     `json:"layoutShifts"`
 	Screenshots  []Screenshot     `json:"screenshots"`
 	Animations   []Animation      `json:"animations"`
@@ -84,6 +85,7 @@ func Build(tr *core.Trace) *Timelines {
 		Navigations:    m.Navigations,
 	}
 	tl.Timings, tl.Extension = buildTimings(tr)
+	tl.Interactions = buildInteractions(tr)
 	tl.LayoutShifts = buildLayoutShifts(tr, m)
 	tl.Screenshots = buildScreenshots(tr, m.Bounds)
 	tl.Animations = buildAnimations(tr)
