@@ -425,6 +425,13 @@ func entryEnd(ct *core.Track, e int32) float64 {
 }
 
 func (m *Model) computeBounds() {
+	// A trace spans what DevTools says it spans (core.EngineBounds, which the loader put in MinTs
+	// and MaxTs): times count from the same origin as the panel's, and an event the engine leaves
+	// out (a "::UMA" instant written long before the recording) does not stretch the first view.
+	if tr := m.Trace; tr.Kind == core.InputTrace && tr.MinTs < tr.MaxTs && !math.IsInf(tr.MinTs, 0) && !math.IsInf(tr.MaxTs, 0) {
+		m.minTs, m.maxTs = tr.MinTs, tr.MaxTs
+		return
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range m.Tracks {
 		t := &m.Tracks[i]
@@ -446,8 +453,9 @@ func (m *Model) computeBounds() {
 	m.minTs, m.maxTs = lo, hi
 }
 
-// Bounds is the time range the tracks cover, µs: the earliest start and the latest end of any
-// entry. Metadata events (often at ts 0) do not stretch it.
+// Bounds is the time range the view opens on and counts from, µs: for a trace, DevTools' bounds
+// (core.EngineBounds); for a profile, or a trace without events the engine counts, the earliest
+// start and the latest end of any entry. Metadata events (often at ts 0) do not stretch it.
 func (m *Model) Bounds() (minTs, maxTs float64) { return m.minTs, m.maxTs }
 
 // Relayout recomputes every group's and track's vertical position after a change of collapse or

@@ -1,7 +1,10 @@
 package timelines
 
 import (
+	"encoding/json"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/valyala/fastjson"
 
@@ -133,4 +136,92 @@ func lookupNames(tr *core.Trace, names ...string) nameSet {
 		}
 	}
 	return s
+}
+
+// jsNum is the value at path as JavaScript arithmetic sees it: a number as is, null and false 0,
+// true 1, a numeric string its number, anything else (absent included) NaN.
+func jsNum(v *fastjson.Value, path ...string) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	x := v.Get(path...)
+	if x == nil {
+		return math.NaN()
+	}
+	switch x.Type() {
+	case fastjson.TypeNumber:
+		f, err := x.Float64()
+		if err != nil {
+			return math.NaN()
+		}
+		return f
+	case fastjson.TypeNull, fastjson.TypeFalse:
+		return 0
+	case fastjson.TypeTrue:
+		return 1
+	case fastjson.TypeString:
+		s := strings.TrimSpace(string(x.GetStringBytes()))
+		if s == "" {
+			return 0
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return math.NaN()
+		}
+		return f
+	}
+	return math.NaN()
+}
+
+// nullish tells whether path is absent or null, where JavaScript's ?? would take its default.
+func nullish(v *fastjson.Value, path ...string) bool {
+	if v == nil {
+		return true
+	}
+	x := v.Get(path...)
+	return x == nil || x.Type() == fastjson.TypeNull
+}
+
+// Raw is a value copied from an event's args as it was written, for the fields the engine passes
+// through without looking at their type. An empty Raw is written as null.
+type Raw []byte
+
+// MarshalJSON writes the value, or null when there is none.
+func (r Raw) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// String is the value when it is a JSON string, else "".
+func (r Raw) String() string {
+	if len(r) < 2 || r[0] != '"' {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(r, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// raw copies the value at path; nil when absent.
+func raw(v *fastjson.Value, path ...string) Raw {
+	if v == nil {
+		return nil
+	}
+	x := v.Get(path...)
+	if x == nil {
+		return nil
+	}
+	return x.MarshalTo(nil)
+}
+
+// rawOr copies the value at path, or def (JSON text) when it is absent or null, as `?? def`.
+func rawOr(v *fastjson.Value, def string, path ...string) Raw {
+	if nullish(v, path...) {
+		return Raw(def)
+	}
+	return raw(v, path...)
 }

@@ -27,6 +27,8 @@ var comparedLists = []struct {
 	key  func(item map[string]any) []any
 }{
 	{"navigations", func(i map[string]any) []any { return []any{i["ts"], i["navigationId"]} }},
+	{"network", func(i map[string]any) []any { return []any{i["ts"], i["requestId"]} }},
+	{"webSockets", func(i map[string]any) []any { return []any{i["ts"], fmt.Sprint(i["identifier"])} }},
 	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},
 	{"interactions", func(i map[string]any) []any {
 		return []any{i["ts"], negDur(i), i["interactionId"], i["type"]}

@@ -1,10 +1,8 @@
 package timelines
 
 import (
-	"math"
 	"net/url"
 	"sort"
-	"strings"
 
 	"github.com/valyala/fastjson"
 
@@ -66,65 +64,9 @@ func buildMeta(tr *core.Trace) *Meta {
 	return m
 }
 
-// traceBounds is the engine's trace bounds: min and max over the B, E, X and I events with a
-// non-zero ts whose name does not end in "::UMA" (Chrome writes those on unload, often long after
-// the recording), max counting X's dur; a TracingStartedInBrowser sets min to its ts.
+// traceBounds is the engine's bounds (core.EngineBounds), infinite when no event counts.
 func traceBounds(tr *core.Trace) Bounds {
-	ev := &tr.Events
-	lo, hi := math.Inf(1), math.Inf(-1)
-	// excluded caches the name test per StrID: 0 unknown, 1 counted, 2 left out.
-	excluded := make([]uint8, tr.Strings.Len())
-	started, hasStarted := 0.0, false
-	tsib, hasTSIB := tr.Strings.Lookup("TracingStartedInBrowser")
-	for i, ph := range ev.Ph {
-		if hasTSIB && ev.Name[i] == tsib {
-			started, hasStarted = ev.Ts[i], true
-		}
-		if ph != 'B' && ph != 'E' && ph != 'X' && ph != 'I' {
-			continue
-		}
-		ts := ev.Ts[i]
-		if ts == 0 {
-			continue
-		}
-		name := ev.Name[i]
-		if int(name) < len(excluded) {
-			if excluded[name] == 0 {
-				excluded[name] = 1
-				if strings.HasSuffix(tr.Strings.Get(name), "::UMA") {
-					excluded[name] = 2
-				}
-			}
-			if excluded[name] == 2 {
-				continue
-			}
-		}
-		lo = min(lo, ts)
-		end := ts
-		// A B's Dur is filled by the pairing; the engine reads only a dur written in the file.
-		if ph == 'X' || ph == 'I' {
-			if d := ev.Dur[i]; !math.IsNaN(d) {
-				end += d
-			}
-		}
-		hi = max(hi, end)
-	}
-	// CpuProfile events live in the chunk records; an instant one counts like any other.
-	ch := &tr.Chunks
-	for i, k := range ch.Kind {
-		if k != core.ChunkWhole {
-			continue
-		}
-		if ph := ch.Ph[i]; ph != 'B' && ph != 'E' && ph != 'X' && ph != 'I' {
-			continue
-		}
-		if ts := ch.Ts[i]; ts != 0 && !math.IsNaN(ts) {
-			lo, hi = min(lo, ts), max(hi, ts)
-		}
-	}
-	if hasStarted {
-		lo = started
-	}
+	lo, hi := core.EngineBounds(tr)
 	return Bounds{Min: Num(lo), Max: Num(hi), Range: Num(hi - lo)}
 }
 

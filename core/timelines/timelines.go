@@ -26,6 +26,8 @@ type Timelines struct {
 	MainFrameID    string       `json:"mainFrameId"`
 	TraceIsGeneric bool         `json:"traceIsGeneric"`
 	Navigations    []Navigation `json:"navigations"`
+	Network        []Request    `json:"network"`
+	WebSockets     []WebSocket  `json:"webSockets"`
 
 	Timings      Timings          `json:"timings"`
 	Extension    []ExtensionGroup `json:"extension"`
@@ -84,6 +86,7 @@ func Build(tr *core.Trace) *Timelines {
 		TraceIsGeneric: m.TraceIsGeneric,
 		Navigations:    m.Navigations,
 	}
+	tl.Network, tl.WebSockets = buildNetwork(tr, m)
 	tl.Timings, tl.Extension = buildTimings(tr)
 	tl.Interactions = buildInteractions(tr)
 	tl.LayoutShifts = buildLayoutShifts(tr, m)
