@@ -30,6 +30,7 @@ var comparedLists = []struct {
 	{"network", func(i map[string]any) []any { return []any{i["ts"], i["requestId"]} }},
 	{"webSockets", func(i map[string]any) []any { return []any{i["ts"], fmt.Sprint(i["identifier"])} }},
 	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"frames", func(i map[string]any) []any { return []any{i["ts"]} }},
 	{"interactions", func(i map[string]any) []any {
 		return []any{i["ts"], negDur(i), i["interactionId"], i["type"]}
 	}},

@@ -10,7 +10,8 @@ import (
 // rawDur is the dur written in the file for event i, 0 when it has none: what the engine's
 // comparators read from an unpaired event.
 func rawDur(ev *core.Events, i int32) float64 {
-	if d := ev.Dur[i]; !math.IsNaN(d) {
+	// A B's Dur is filled by the pairing; the file's own dur of a B is never kept.
+	if d := ev.Dur[i]; !math.IsNaN(d) && ev.Ph[i] != 'B' {
 		return d
 	}
 	return 0

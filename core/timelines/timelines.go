@@ -33,6 +33,7 @@ type Timelines struct {
 	Extension    []ExtensionGroup `json:"extension"`
 	Interactions []Interaction    `json:"interactions"`
 	LayoutShifts LayoutShifts     `json:"layoutShifts"`
+	Frames       []Frame          `json:"frames"`
 	Screenshots  []Screenshot     `json:"screenshots"`
 	Animations   []Animation      `json:"animations"`
 	Memory       Memory           `json:"memory"`
@@ -90,6 +91,7 @@ func Build(tr *core.Trace) *Timelines {
 	tl.Timings, tl.Extension = buildTimings(tr)
 	tl.Interactions = buildInteractions(tr)
 	tl.LayoutShifts = buildLayoutShifts(tr, m)
+	tl.Frames = buildFrames(tr, m)
 	tl.Screenshots = buildScreenshots(tr, m.Bounds)
 	tl.Animations = buildAnimations(tr)
 	tl.Memory = buildMemory(tr)
