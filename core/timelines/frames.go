@@ -13,7 +13,7 @@ import (
 // Frame is one frame of the Frames track.
 type Frame struct {
 	Ts      float64 `json:"ts"`
-	Dur     float64 `json:"dur"`
+	Dur     Num     `json:"dur"`
 	Type    string  `json:"type"` // idle, partial, dropped or complete: the panel's title and colour
 	Idle    bool    `json:"idle"`
 	Dropped bool    `json:"dropped"`
@@ -325,7 +325,7 @@ func (fm *frameModel) drawFrame(ts float64, seq string) {
 
 func (fm *frameModel) startFrame(ts float64) {
 	if f := fm.open; f != nil {
-		f.Dur = ts - f.Ts
+		f.Dur = Num(ts - f.Ts)
 		switch {
 		case f.Idle:
 			f.Type = "idle"

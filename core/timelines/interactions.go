@@ -12,14 +12,14 @@ import (
 // (hidden under a longer interaction of the same kind that ends at the same time) are not drawn.
 type Interaction struct {
 	Type               string  `json:"type"`
-	InteractionID      float64 `json:"interactionId"`
+	InteractionID      Num     `json:"interactionId"`
 	Ts                 float64 `json:"ts"`
 	Dur                float64 `json:"dur"`
-	ProcessingStart    float64 `json:"processingStart"`
-	ProcessingEnd      float64 `json:"processingEnd"`
-	InputDelay         float64 `json:"inputDelay"`
-	MainThreadHandling float64 `json:"mainThreadHandling"`
-	PresentationDelay  float64 `json:"presentationDelay"`
+	ProcessingStart    Num     `json:"processingStart"`
+	ProcessingEnd      Num     `json:"processingEnd"`
+	InputDelay         Num     `json:"inputDelay"`
+	MainThreadHandling Num     `json:"mainThreadHandling"`
+	PresentationDelay  Num     `json:"presentationDelay"`
 	Pid                int64   `json:"pid"`
 	Tid                int64   `json:"tid"`
 	Nested             bool    `json:"nested"`
@@ -30,9 +30,9 @@ type Interaction struct {
 
 // phases recomputes the three phases from the processing span.
 func (in *Interaction) phases() {
-	in.InputDelay = in.ProcessingStart - in.Ts
+	in.InputDelay = in.ProcessingStart - Num(in.Ts)
 	in.MainThreadHandling = in.ProcessingEnd - in.ProcessingStart
-	in.PresentationDelay = in.end - in.ProcessingEnd
+	in.PresentationDelay = Num(in.end) - in.ProcessingEnd
 }
 
 // interactionCategory groups event types the way nesting does: pointer, keyboard, other.
@@ -137,8 +137,8 @@ func buildInteractions(tr *core.Trace) []Interaction {
 			continue
 		}
 		th := tr.Threads[ev.Thread[b]]
-		in := Interaction{Type: typ, InteractionID: iid, Ts: ev.Ts[b], Dur: ev.Ts[k] - ev.Ts[b],
-			ProcessingStart: (ps*1000 - stamp*1000) + ev.Ts[b], ProcessingEnd: (pe*1000 - stamp*1000) + ev.Ts[b],
+		in := Interaction{Type: typ, InteractionID: Num(iid), Ts: ev.Ts[b], Dur: ev.Ts[k] - ev.Ts[b],
+			ProcessingStart: Num((ps*1000 - stamp*1000) + ev.Ts[b]), ProcessingEnd: Num((pe*1000 - stamp*1000) + ev.Ts[b]),
 			Pid: th.Pid, Tid: th.Tid, end: ev.Ts[k], Level: noRow}
 		in.phases()
 		out = append(out, in)
