@@ -10,7 +10,7 @@ import (
 type Animation struct {
 	Name          string  `json:"name"` // the begin's args.data.displayName, else "Animation"
 	Ts            float64 `json:"ts"`
-	Dur           float64 `json:"dur"`
+	Dur           Num     `json:"dur"`
 	Pid           int64   `json:"pid"`
 	Tid           int64   `json:"tid"`
 	ID            any     `json:"id"`            // the begin's args.data.id as written (string or number), nil when absent
@@ -49,7 +49,7 @@ func buildAnimations(tr *core.Trace) []Animation {
 	out := make([]Animation, 0, len(pairs))
 	for _, p := range pairs {
 		th := tr.Threads[p.Thread]
-		an := Animation{Name: "Animation", Ts: p.Ts, Dur: p.Dur, Pid: th.Pid, Tid: th.Tid, Level: r.place(p.Ts, p.Dur)}
+		an := Animation{Name: "Animation", Ts: p.Ts, Dur: Num(p.Dur), Pid: th.Pid, Tid: th.Tid, Level: r.place(p.Ts, p.Dur)}
 		begin := a.parse(int(p.Begin))
 		if n, ok := str(begin, "data", "displayName"); ok && n != "" {
 			an.Name = n

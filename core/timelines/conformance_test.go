@@ -31,6 +31,10 @@ var comparedLists = []struct {
 	{"network", func(i map[string]any) []any { return []any{i["ts"], i["requestId"]} }},
 	{"webSockets", func(i map[string]any) []any { return []any{i["ts"], fmt.Sprint(i["identifier"])} }},
 	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"frames", func(i map[string]any) []any { return []any{i["ts"]} }},
+	{"interactions", func(i map[string]any) []any {
+		return []any{i["ts"], negDur(i), i["interactionId"], i["type"]}
+	}},
 	{"layoutShifts.shifts", func(i map[string]any) []any { return []any{i["ts"], i["score"]} }},
 	{"layoutShifts.clusters", func(i map[string]any) []any { return []any{i["ts"]} }},
 	{"timings.marks", func(i map[string]any) []any { return []any{i["ts"], i["name"]} }},

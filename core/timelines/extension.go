@@ -44,7 +44,7 @@ func groupExtension(tr *core.Trace, entries []extEntry) []ExtensionGroup {
 			g.Tracks = append(g.Tracks, ExtensionTrack{Name: e.track})
 		}
 		th := tr.Threads[e.thread]
-		g.Tracks[k].Entries = append(g.Tracks[k].Entries, ExtensionEntry{Name: e.name, Ts: e.ts, Dur: e.dur, Pid: th.Pid,
+		g.Tracks[k].Entries = append(g.Tracks[k].Entries, ExtensionEntry{Name: e.name, Ts: e.ts, Dur: Num(e.dur), Pid: th.Pid,
 			Tid: th.Tid, Source: e.source, Color: e.color, TooltipText: e.tooltip})
 	}
 	out := make([]ExtensionGroup, 0, len(groups))
@@ -64,7 +64,7 @@ func groupExtension(tr *core.Trace, entries []extEntry) []ExtensionGroup {
 			var r rows
 			list := g.Tracks[k].Entries
 			for j := range list {
-				list[j].Level = r.place(list[j].Ts, list[j].Dur)
+				list[j].Level = r.place(list[j].Ts, float64(list[j].Dur))
 			}
 		}
 		out = append(out, g.ExtensionGroup)

@@ -33,8 +33,8 @@ type LayoutShift struct {
 type ShiftCluster struct {
 	ID           int     `json:"id"`
 	Ts           float64 `json:"ts"`
-	Dur          float64 `json:"dur"` // the drawn bar: last shift − first + 1 s
-	End          float64 `json:"end"` // the session window's end
+	Dur          Num     `json:"dur"` // the drawn bar: last shift − first + 1 s
+	End          Num     `json:"end"` // the session window's end
 	Score        Num     `json:"score"`
 	Shifts       int     `json:"shifts"`
 	WorstShiftTs Num     `json:"worstShiftTs"`
@@ -194,8 +194,8 @@ func buildLayoutShifts(tr *core.Trace, m *Meta) LayoutShifts {
 		firstTs := out.Shifts[c.members[0]].Ts
 		lastIdx := c.members[len(c.members)-1]
 		lastEnd := out.Shifts[lastIdx].Ts + rawDur(ev, out.Shifts[lastIdx].Event)
-		c.c.ID, c.c.Ts, c.c.End, c.c.Score, c.c.Shifts = k, firstTs, c.winMax, Num(c.score), len(c.members)
-		c.c.Dur = lastEnd - firstTs + maxShiftGap
+		c.c.ID, c.c.Ts, c.c.End, c.c.Score, c.c.Shifts = k, firstTs, Num(c.winMax), Num(c.score), len(c.members)
+		c.c.Dur = Num(lastEnd - firstTs + maxShiftGap)
 		c.c.WorstShiftTs = Num(math.NaN())
 		if worst >= 0 {
 			c.c.WorstShiftTs = Num(out.Shifts[worst].Ts)
@@ -203,7 +203,7 @@ func buildLayoutShifts(tr *core.Trace, m *Meta) LayoutShifts {
 	}
 	var clusterRows, shiftRows rows
 	for _, c := range kept {
-		c.c.Level = clusterRows.place(c.c.Ts, c.c.Dur)
+		c.c.Level = clusterRows.place(c.c.Ts, float64(c.c.Dur))
 		out.Clusters = append(out.Clusters, c.c)
 	}
 	for _, c := range kept {

@@ -1,6 +1,7 @@
 package timelines
 
 import (
+	"math"
 	"sort"
 	"strconv"
 
@@ -49,7 +50,7 @@ func buildMemory(tr *core.Trace) Memory {
 			}
 			for _, c := range memoryCounters {
 				v, ok := num(data, c)
-				if !ok {
+				if !ok || math.IsInf(v, 0) {
 					continue
 				}
 				s := series[c]

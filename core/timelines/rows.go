@@ -7,33 +7,11 @@ import (
 	"flamedesk/core"
 )
 
-// rows places items on the rows of a track the way the panel's appenders do: an item goes on the
-// first row whose last item has ended by its start (instants are 0 long), and that row then ends
-// where the item ends. A fresh rows value starts a fresh block of rows.
-type rows []float64
-
-// place returns the row for an item starting at ts and lasting dur (NaN counts as 0).
-func (r *rows) place(ts, dur float64) int {
-	end := ts
-	if !math.IsNaN(dur) {
-		end += dur
-	}
-	row := 0
-	for row < len(*r) && ts < (*r)[row] {
-		row++
-	}
-	if row == len(*r) {
-		*r = append(*r, end)
-	} else {
-		(*r)[row] = end
-	}
-	return row
-}
-
 // rawDur is the dur written in the file for event i, 0 when it has none: what the engine's
 // comparators read from an unpaired event.
 func rawDur(ev *core.Events, i int32) float64 {
-	if d := ev.Dur[i]; !math.IsNaN(d) {
+	// A B's Dur is filled by the pairing; the file's own dur of a B is never kept.
+	if d := ev.Dur[i]; !math.IsNaN(d) && ev.Ph[i] != 'B' {
 		return d
 	}
 	return 0

@@ -31,7 +31,9 @@ type Timelines struct {
 
 	Timings      Timings          `json:"timings"`
 	Extension    []ExtensionGroup `json:"extension"`
+	Interactions []Interaction    `json:"interactions"`
 	LayoutShifts LayoutShifts     `json:"layoutShifts"`
+	Frames       []Frame          `json:"frames"`
 	Screenshots  []Screenshot     `json:"screenshots"`
 	Animations   []Animation      `json:"animations"`
 	Memory       Memory           `json:"memory"`
@@ -88,7 +90,9 @@ func Build(tr *core.Trace) *Timelines {
 	tl.Network, tl.WebSockets = buildNetwork(tr, m)
 	tl.Timings, tl.Extension = buildTimings(tr)
 	tl.Timings.PageLoad = buildPageLoad(tr, m)
+	tl.Interactions = buildInteractions(tr)
 	tl.LayoutShifts = buildLayoutShifts(tr, m)
+	tl.Frames = buildFrames(tr, m)
 	tl.Screenshots = buildScreenshots(tr, m.Bounds)
 	tl.Animations = buildAnimations(tr)
 	tl.Memory = buildMemory(tr)

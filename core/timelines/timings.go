@@ -48,7 +48,7 @@ type Mark struct {
 type Measure struct {
 	Name  string  `json:"name"`
 	Ts    float64 `json:"ts"`
-	Dur   float64 `json:"dur"`
+	Dur   Num     `json:"dur"`
 	Pid   int64   `json:"pid"`
 	Tid   int64   `json:"tid"`
 	Level Row     `json:"level"`
@@ -95,7 +95,7 @@ type ExtensionTrack struct {
 type ExtensionEntry struct {
 	Name        string  `json:"name"`
 	Ts          float64 `json:"ts"`
-	Dur         float64 `json:"dur"`
+	Dur         Num     `json:"dur"`
 	Pid         int64   `json:"pid"`
 	Tid         int64   `json:"tid"`
 	Level       int     `json:"level"`
@@ -482,12 +482,12 @@ func (b *timingsBuilder) assemble(synth, marks, stamps []utItem, stampData []sta
 	}
 	for _, it := range measures {
 		th := tr.Threads[it.thread]
-		t.Measures = append(t.Measures, Measure{Name: tr.Strings.Get(ev.Name[it.ev]), Ts: it.ts, Dur: it.dur,
+		t.Measures = append(t.Measures, Measure{Name: tr.Strings.Get(ev.Name[it.ev]), Ts: it.ts, Dur: Num(it.dur),
 			Pid: th.Pid, Tid: th.Tid, Level: it.level})
 	}
 	for _, it := range consoleTimings {
 		th := tr.Threads[it.thread]
-		t.ConsoleTimings = append(t.ConsoleTimings, Measure{Name: tr.Strings.Get(ev.Name[it.ev]), Ts: it.ts, Dur: it.dur,
+		t.ConsoleTimings = append(t.ConsoleTimings, Measure{Name: tr.Strings.Get(ev.Name[it.ev]), Ts: it.ts, Dur: Num(it.dur),
 			Pid: th.Pid, Tid: th.Tid, Level: it.level})
 	}
 	for k, it := range stamps {

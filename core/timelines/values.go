@@ -17,7 +17,10 @@ func jsonScalar(v *fastjson.Value) any {
 	case fastjson.TypeString:
 		return string(v.GetStringBytes())
 	case fastjson.TypeNumber:
-		f, _ := v.Float64()
+		f, err := v.Float64()
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return v.String() // beyond float64: kept as written
+		}
 		return f
 	case fastjson.TypeTrue:
 		return true
