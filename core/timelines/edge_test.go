@@ -19,7 +19,13 @@ func TestEdgeKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := loadTrace(t, filepath.Join("testdata", "edge-kinds.json"))
-	ours := roundTrip(t, Build(tr))
+	tl := Build(tr)
+	ours := roundTrip(t, tl)
+	for _, s := range tl.Screenshots {
+		if img := SnapshotImage(tr, s); len(img) != s.Bytes || len(img) < 2 || img[0] != 0xff || img[1] != 0xd8 {
+			t.Errorf("screenshot at %v: image of %d bytes (size %d) starting % x", s.Ts, len(img), s.Bytes, img[:min(2, len(img))])
+		}
+	}
 	if d := diffValue(ref["bounds"], ours["bounds"], "", "bounds"); d != "" {
 		t.Errorf("bounds: %s", d)
 	}

@@ -95,8 +95,11 @@ func TestHostileKinds(t *testing.T) {
 	if m := tl.Timings.Measures[0]; m.Name != "ok" || m.Dur != 500 {
 		t.Errorf("measure %+v", m)
 	}
-	if s := tl.Screenshots[2]; s.Bytes != 3 { // "QUJD" is "ABC"
-		t.Errorf("screenshot bytes %d, want 3", s.Bytes)
+	if s := tl.Screenshots[2]; s.Bytes != 3 || string(SnapshotImage(tr, s)) != "ABC" { // "QUJD" is "ABC"
+		t.Errorf("screenshot bytes %d, image %q, want 3, ABC", s.Bytes, SnapshotImage(tr, s))
+	}
+	if img := SnapshotImage(tr, tl.Screenshots[0]); len(img) != tl.Screenshots[0].Bytes {
+		t.Errorf("the image of a damaged snapshot is %d bytes, its size says %d", len(img), tl.Screenshots[0].Bytes)
 	}
 	heap := tl.Memory["2"]["jsHeapSizeUsed"]
 	if len(heap) != 1 || heap[0][1] != 5 || len(tl.Memory["2"]["nodes"]) != 0 || len(tl.Memory["2"]["documents"]) != 0 {

@@ -123,12 +123,11 @@ const (
 
 // payload is the devtools object of a timing's detail (or a timeStamp's track arguments).
 type payload struct {
-	kind                payloadKind
-	track, group        string // group "" when the entry is not in a track group
-	trackRaw            string // the track value's JSON, the engine's identity of a track
-	hasTrack            bool   // 'track' in the payload
-	color, tooltip      any
-	consoleColorDefault bool
+	kind           payloadKind
+	track, group   string // group "" when the entry is not in a track group
+	trackRaw       string // the track value's JSON, the engine's identity of a track
+	hasTrack       bool   // 'track' in the payload
+	color, tooltip any
 }
 
 // utItem is one User Timing item being ordered: a raw event (mark, timeStamp) or a pair.
