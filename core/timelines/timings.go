@@ -332,7 +332,7 @@ func (b *timingsBuilder) stampArgs(i int) stampArgs {
 	if data == nil || data.Type() == fastjson.TypeNull {
 		return s
 	}
-	s.hasData = data.Type() != fastjson.TypeFalse
+	s.hasData = truthy(data)
 	name := data.Get("name")
 	if name == nil || name.Type() == fastjson.TypeNull {
 		name = data.Get("message")
