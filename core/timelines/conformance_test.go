@@ -27,6 +27,7 @@ var comparedLists = []struct {
 	key  func(item map[string]any) []any
 }{
 	{"navigations", func(i map[string]any) []any { return []any{i["ts"], i["navigationId"]} }},
+	{"timings.pageLoad", func(i map[string]any) []any { return []any{i["ts"], i["kind"]} }},
 	{"network", func(i map[string]any) []any { return []any{i["ts"], i["requestId"]} }},
 	{"webSockets", func(i map[string]any) []any { return []any{i["ts"], fmt.Sprint(i["identifier"])} }},
 	{"screenshots", func(i map[string]any) []any { return []any{i["ts"]} }},

@@ -3,6 +3,7 @@ package timelines
 import (
 	"net/url"
 	"sort"
+	"strings"
 
 	"github.com/valyala/fastjson"
 
@@ -48,6 +49,10 @@ type FrameProcess struct {
 // noNavigationID keys a navigationStart whose data has no navigationId, as the engine's Map keys
 // undefined.
 const noNavigationID = "\x00undefined"
+
+// BuildMeta reads what the other lists and the thread tracks are built from; Build calls it, and
+// the view calls it alone to name and order the thread tracks.
+func BuildMeta(tr *core.Trace) *Meta { return buildMeta(tr) }
 
 func buildMeta(tr *core.Trace) *Meta {
 	m := &Meta{
@@ -272,10 +277,18 @@ func (m *Meta) processURLs() {
 	}
 }
 
-// validURL approximates the WHATWG URL parser's acceptance: an absolute URL with a scheme.
+// validURL approximates the WHATWG URL parser's acceptance: an absolute URL with a scheme, and a
+// host for the schemes that need one.
 func validURL(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && u.Scheme != ""
+	if err != nil || u.Scheme == "" {
+		return false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "ws", "wss", "ftp":
+		return u.Host != ""
+	}
+	return true
 }
 
 // mainThreads finds the CrRendererMain threads, with entries, of the processes that showed the main

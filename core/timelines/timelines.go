@@ -89,6 +89,7 @@ func Build(tr *core.Trace) *Timelines {
 	}
 	tl.Network, tl.WebSockets = buildNetwork(tr, m)
 	tl.Timings, tl.Extension = buildTimings(tr)
+	tl.Timings.PageLoad = buildPageLoad(tr, m)
 	tl.Interactions = buildInteractions(tr)
 	tl.LayoutShifts = buildLayoutShifts(tr, m)
 	tl.Frames = buildFrames(tr, m)

@@ -31,6 +31,7 @@ type Timings struct {
 	ConsoleTimings   []Measure         `json:"consoleTimings"`
 	Timestamps       []TimeStamp       `json:"timestamps"`
 	ExtensionMarkers []ExtensionMarker `json:"extensionMarkers"`
+	PageLoad         []PageLoadMarker  `json:"pageLoad"`
 }
 
 // Mark is a performance.mark.
