@@ -1,12 +1,9 @@
 package timelines
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,24 +105,4 @@ func TestHostileKinds(t *testing.T) {
 	if a := tl.Animations[0]; a.Name != "Animation" || a.Dur != 0 {
 		t.Errorf("animation %+v", a)
 	}
-}
-
-// FuzzBuild runs the loader, the tree builder and every list of the tracks beside the thread
-// flame charts on arbitrary bytes: no panic, and the result can always be written.
-func FuzzBuild(f *testing.F) {
-	f.Add([]byte(hostileTrace))
-	if b, err := os.ReadFile(filepath.Join("testdata", "edge-kinds.json")); err == nil {
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := load.Reader(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
-		if err != nil {
-			return
-		}
-		integrate.Build(tr)
-		tl := Build(tr)
-		if _, err := json.Marshal(tl); err != nil {
-			t.Fatalf("the timelines cannot be written: %v", err)
-		}
-	})
 }
