@@ -103,7 +103,7 @@ func TestTimesOutOfRangeAreRefusedAtLoad(t *testing.T) {
 {"ph":"X","name":"far","pid":1,"tid":1,"ts":1e308,"dur":1e308},
 {"ph":"X","name":"farNeg","pid":1,"tid":1,"ts":-1e20},
 {"ph":"X","name":"B","pid":1,"tid":1,"ts":2000,"dur":1e308},
-{"ph":"i","name":"C","pid":1,"tid":1,"ts":3000,"dur":9007199254740000}]`)
+{"ph":"I","name":"C","pid":1,"tid":1,"ts":3000,"dur":9007199254740000}]`)
 	if tr.Events.Len() != 3 {
 		t.Fatalf("%d events, want A, B and C", tr.Events.Len())
 	}
