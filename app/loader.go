@@ -8,18 +8,15 @@ import (
 	"time"
 
 	"flamedesk/core"
+	"flamedesk/core/pipeline"
 	"flamedesk/timeline"
 )
 
 // Source is what to open: a file on disk, or bytes already in memory (the bundled sample).
-type Source struct {
-	Path string // empty for in-memory data
-	Name string // what the title shows
-	Data []byte // used when Path is empty
-}
+type Source = pipeline.Source
 
 // SourceFromPath names a file on disk.
-func SourceFromPath(path string) Source { return Source{Path: path, Name: filepath.Base(path)} }
+func SourceFromPath(path string) Source { return pipeline.FromPath(path) }
 
 // LoadFunc turns a Source into a Trace with its Tracks built. It runs off the UI goroutine, must
 // return promptly with ctx.Err() once ctx is cancelled, and reports progress through p.
