@@ -135,7 +135,7 @@ func (p *treePanel) rebuild(u *ui, transforms []calltree.Transform) {
 		if err == nil {
 			st = calltree.NewStack(src)
 			for _, t := range transforms {
-				if err = st.Push(t); err != nil {
+				if st, err = st.Push(t); err != nil {
 					break
 				}
 			}
@@ -161,10 +161,13 @@ func (p *treePanel) push(u *ui, t calltree.Transform) {
 	p.building.Unlock()
 	invalidate := u.win.Invalidate
 	go func() {
-		err := st.Push(t)
-		tree := st.Tree(view)
+		next, err := st.Push(t)
+		var tree *calltree.Tree
+		if err == nil {
+			tree = next.Tree(view)
+		}
 		p.building.Lock()
-		b.done, b.stack, b.tree, b.err = true, st, tree, err
+		b.done, b.stack, b.tree, b.err = true, next, tree, err
 		p.building.Unlock()
 		invalidate()
 	}()
@@ -438,8 +441,8 @@ func (p *treePanel) layoutCrumbs(gtx layout.Context, u *ui) layout.Dimensions {
 	for i := 0; i <= len(ts); i++ {
 		for p.crumbs[i].Clicked(gtx) {
 			if i < len(ts) {
+				p.stack = p.stack.Truncate(i)
 				st := p.stack
-				st.Truncate(i)
 				p.tree = st.Tree(calltree.View{Inverted: p.inverted, Order: p.order})
 				p.refreshRows()
 				return layout.Dimensions{}
