@@ -1,16 +1,11 @@
 package app
 
 import (
-	"context"
-	"errors"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
 
-	gioapp "gioui.org/app"
-
-	"flamedesk/core"
 	"flamedesk/internal/fixtures"
 )
 
@@ -48,35 +43,5 @@ func TestRequestFromURL(t *testing.T) {
 	}
 	if req := requestFromURL(nil); req.err == nil {
 		t.Error("a nil URL was accepted")
-	}
-}
-
-// Several requests queued between two frames open only the newest; a refused one shows its
-// message and keeps the open document.
-func TestOpenRequestsPoll(t *testing.T) {
-	loaded := make(chan string, 4)
-	load := func(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error) {
-		loaded <- src.Path
-		return nil, errors.New("stub")
-	}
-	u := &ui{win: new(gioapp.Window), opts: Options{Load: load}, requests: make(openRequests, 8)}
-	u.requests.poll(u)
-	if u.job != nil {
-		t.Fatal("an empty queue started a load")
-	}
-	u.requests <- openRequest{path: "/tmp/first.json"}
-	u.requests <- openRequest{path: "/tmp/second.cpuprofile"}
-	u.requests.poll(u)
-	if u.job == nil || u.job.src.Path != "/tmp/second.cpuprofile" || u.job.src.Name != "second.cpuprofile" {
-		t.Fatalf("job = %+v, want the newest request", u.job)
-	}
-	if got := <-loaded; got != "/tmp/second.cpuprofile" {
-		t.Fatalf("loaded %q", got)
-	}
-	job := u.job
-	u.requests <- openRequest{err: errors.New("cannot open https://x/: not a file URI")}
-	u.requests.poll(u)
-	if u.job != job || !strings.Contains(u.loadErr, "not a file URI") {
-		t.Fatalf("refused request: job changed=%v, loadErr=%q", u.job != job, u.loadErr)
 	}
 }
