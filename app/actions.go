@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 
-	"gioui.org/io/key"
 	"gioui.org/layout"
 
 	"flamedesk/app/recent"
@@ -170,11 +169,13 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		u.status.warningsShown = false
 		u.toolbar.closeRecent()
 	case focus:
-		tag := a.tag
-		if tag == nil {
-			tag = u
+		// The focus moves in the next frame, which lays out the whole chrome: a component
+		// replayed from the chrome cache registers no key filters, and the router gives no focus
+		// to a tag without them.
+		u.focusTag, u.focusPending = a.tag, true
+		if a.tag == nil {
+			u.focusTag = u
 		}
-		gtx.Execute(key.FocusCmd{Tag: tag})
 	case dismissBanner:
 		u.banner = ""
 	case quit:

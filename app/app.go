@@ -27,6 +27,7 @@ import (
 	"gioui.org/widget"
 	"gioui.org/widget/material"
 
+	"flamedesk/app/dialog"
 	"flamedesk/app/task"
 	"flamedesk/app/theme"
 	"flamedesk/core"
@@ -41,6 +42,8 @@ type Options struct {
 	// Blank draws only the background and redraws while a navigation key is held, to measure the
 	// floor that frame times are compared with.
 	Blank bool
+	// OpenDialog asks the user for a file to open; nil means the system's dialog (dialog.Open).
+	OpenDialog func(ctx context.Context, opts dialog.Options) (string, error)
 	// ConfigDir holds settings.json and recent.json; empty means os.UserConfigDir()/flamedesk.
 	// Tests always set it, so that they never touch the user's own.
 	ConfigDir string
@@ -124,6 +127,9 @@ type ui struct {
 
 	keyFilters []event.Filter
 	focusSet   bool
+	// focusTag gets the keyboard focus at the end of the next frame when focusPending is set.
+	focusTag     any
+	focusPending bool
 
 	state *stateWriter
 	title string
@@ -343,7 +349,7 @@ func (u *ui) frame(gtx layout.Context) {
 	place(gtx, tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, e) })
 	// The chrome is replayed while it cannot have changed (chromecache.go).
 	ck := u.chromeKey(size)
-	fresh := !u.chart.pointerInside || !gtx.Focused(u) || u.loading
+	fresh := !u.chart.pointerInside || !gtx.Focused(u) || u.loading || u.focusPending
 	place(gtx, 0, tbH, func(gtx layout.Context) {
 		u.toolbarCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
 			u.toolbar.layout(gtx, e, u.dialog.Busy(), func(gtx layout.Context) layout.Dimensions {
@@ -367,6 +373,10 @@ func (u *ui) frame(gtx layout.Context) {
 	u.status.layoutWarnings(gtx, e)
 	u.toolbar.layoutRecentMenu(gtx, e)
 	u.help.layout(gtx, e)
+	if u.focusPending {
+		u.focusPending = false
+		gtx.Execute(key.FocusCmd{Tag: u.focusTag})
+	}
 	u.applyActions(gtx)
 	if u.changed {
 		u.changed = false

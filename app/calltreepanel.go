@@ -48,6 +48,10 @@ type treePanel struct {
 
 	menu    treeMenu
 	message string
+	// tableY is where the table's first row starts below the panel's top, and columnsShown says
+	// the column titles were drawn, as laid out in the last frame (for tests).
+	tableY       int
+	columnsShown bool
 }
 
 // treeRow is one visible row of the table, with its text formatted once when the rows are made
@@ -448,11 +452,22 @@ func (p *treePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 	event.Op(gtx.Ops, p)
 	area.Pop()
 
+	above := 0
+	measured := func(w layout.Widget) layout.Widget {
+		return func(gtx layout.Context) layout.Dimensions {
+			dims := w(gtx)
+			above += dims.Size.Y
+			return dims
+		}
+	}
 	return layout.Flex{Axis: layout.Vertical}.Layout(gtx,
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) }),
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return p.layoutCrumbs(gtx, e) }),
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return p.layoutColumns(gtx, e) }),
-		layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return p.layoutTable(gtx, e) }),
+		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) })),
+		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutCrumbs(gtx, e) })),
+		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutColumns(gtx, e) })),
+		layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
+			p.tableY = above
+			return p.layoutTable(gtx, e)
+		}),
 	)
 }
 
@@ -533,11 +548,14 @@ func (p *treePanel) layoutCrumbs(gtx layout.Context, e env) layout.Dimensions {
 // treeColumns are the table's column titles, above the cells layoutTable draws.
 var treeColumns = [...]string{"Running time", "Self time", "Total", "Function"}
 
-// columnWidth is the width of each figure column.
-func columnWidth(gtx layout.Context) int { return gtx.Dp(84) }
+// columnWidthDp is the width of each figure column.
+const columnWidthDp = 84
+
+func columnWidth(gtx layout.Context) int { return gtx.Dp(columnWidthDp) }
 
 // layoutColumns draws the column titles.
 func (p *treePanel) layoutColumns(gtx layout.Context, e env) layout.Dimensions {
+	p.columnsShown = p.tree != nil
 	if p.tree == nil {
 		return layout.Dimensions{}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
 	"io"
 	"slices"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"gioui.org/io/clipboard"
 	"gioui.org/io/pointer"
 	"gioui.org/layout"
+	"gioui.org/op"
 	"gioui.org/unit"
 	"gioui.org/widget"
 
@@ -30,6 +32,8 @@ type detailsPanel struct {
 	clicks []widget.Clickable
 	// copied is the text last copied, shown until the selection changes.
 	copied string
+	// lineY is where each line was drawn below the panel's top in the last frame (for tests).
+	lineY []int
 }
 
 // detailLine is one line of the details: a label and its value. full, when set, is the whole of
@@ -71,35 +75,20 @@ func (p *detailsPanel) layout(gtx layout.Context, e env) layout.Dimensions {
 	}
 	p.list.Axis = layout.Vertical
 	var hovered string
+	p.lineY = p.lineY[:0]
+	y := gtx.Dp(2) - p.list.Position.Offset
 	dims := layout.Inset{Left: unit.Dp(8), Right: unit.Dp(8), Top: unit.Dp(2)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
 		return e.th.List(gtx, &p.list, len(p.lines), func(gtx layout.Context, i int) layout.Dimensions {
-			l := p.lines[i]
-			if l.label == "" {
-				return e.th.Label(gtx, l.value)
+			dims := p.layoutLine(gtx, e, i, &hovered)
+			for len(p.lineY) <= i {
+				p.lineY = append(p.lineY, -1)
 			}
-			value := func(gtx layout.Context) layout.Dimensions { return e.th.Label(gtx, l.value) }
-			if l.full != "" {
-				if p.clicks[i].Hovered() {
-					hovered = l.full
-				}
-				plain := value
-				value = func(gtx layout.Context) layout.Dimensions {
-					return p.clicks[i].Layout(gtx, func(gtx layout.Context) layout.Dimensions {
-						pointer.CursorPointer.Add(gtx.Ops)
-						return plain(gtx)
-					})
-				}
-			}
-			return layout.Flex{}.Layout(gtx,
-				layout.Rigid(func(gtx layout.Context) layout.Dimensions {
-					gtx.Constraints.Min.X = gtx.Dp(96)
-					return e.th.MutedLabel(gtx, l.label)
-				}),
-				layout.Flexed(1, value),
-			)
+			p.lineY[i] = y
+			y += dims.Size.Y
+			return dims
 		})
 	})
-	// The whole URL shows under the panel's top edge while its line is hovered, and a click
+	// The whole URL shows at the foot of the panel while its line is hovered, and a click
 	// copies it.
 	tip := hovered
 	if p.copied != "" {
@@ -108,15 +97,42 @@ func (p *detailsPanel) layout(gtx layout.Context, e env) layout.Dimensions {
 		tip += "  (click to copy)"
 	}
 	if tip != "" {
-		g := gtx
-		g.Constraints.Max.Y = gtx.Dp(40)
-		e.th.Card(g, func(gtx layout.Context) layout.Dimensions {
+		defer op.Offset(image.Pt(0, max(0, gtx.Constraints.Max.Y-gtx.Dp(26)))).Push(gtx.Ops).Pop()
+		e.th.Card(gtx, func(gtx layout.Context) layout.Dimensions {
 			return layout.UniformInset(unit.Dp(4)).Layout(gtx, func(gtx layout.Context) layout.Dimensions {
 				return e.th.Label(gtx, tip)
 			})
 		})
 	}
 	return dims
+}
+
+// layoutLine draws line i: its label and value, the value clickable when it abbreviates more.
+func (p *detailsPanel) layoutLine(gtx layout.Context, e env, i int, hovered *string) layout.Dimensions {
+	l := p.lines[i]
+	if l.label == "" {
+		return e.th.Label(gtx, l.value)
+	}
+	value := func(gtx layout.Context) layout.Dimensions { return e.th.Label(gtx, l.value) }
+	if l.full != "" {
+		if p.clicks[i].Hovered() {
+			*hovered = l.full
+		}
+		plain := value
+		value = func(gtx layout.Context) layout.Dimensions {
+			return p.clicks[i].Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+				pointer.CursorPointer.Add(gtx.Ops)
+				return plain(gtx)
+			})
+		}
+	}
+	return layout.Flex{}.Layout(gtx,
+		layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+			gtx.Constraints.Min.X = gtx.Dp(96)
+			return e.th.MutedLabel(gtx, l.label)
+		}),
+		layout.Flexed(1, value),
+	)
 }
 
 // describeSelection formats the details of whatever is selected.

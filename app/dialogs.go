@@ -18,7 +18,11 @@ func (u *ui) openDialog() {
 	if u.doc != nil && u.doc.path != "" {
 		opts.Dir = filepath.Dir(u.doc.path)
 	}
-	u.dialog.Start(func(ctx context.Context) (string, error) { return dialog.Open(ctx, opts) })
+	show := u.opts.OpenDialog
+	if show == nil {
+		show = dialog.Open
+	}
+	u.dialog.Start(func(ctx context.Context) (string, error) { return show(ctx, opts) })
 }
 
 // dialogDone opens the chosen file once the dialog has closed; Cancel changes nothing.

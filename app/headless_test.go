@@ -118,7 +118,7 @@ func (h *harness) frame() {
 // busy reports whether the window waits for background work.
 func (h *harness) busy() bool {
 	u := h.u
-	return u.pendingOpen != nil || u.loading || u.search.Busy() || u.panel.tree.busy() ||
+	return u.pendingOpen != nil || u.loading || u.search.Busy() || u.dialog.Busy() || u.panel.tree.busy() ||
 		(u.doc != nil && u.doc.timing.busy())
 }
 
@@ -198,7 +198,8 @@ func (h *harness) drag(from, to image.Point, mods key.Modifiers) {
 	for i := 1; i <= 10; i++ {
 		p := from.Add(to.Sub(from).Mul(i).Div(10))
 		at += 50 * time.Millisecond
-		evs = append(evs, pointerAt(pointer.Drag, p, pointer.ButtonPrimary, mods, at))
+		// The router turns a move with a button held into a drag.
+		evs = append(evs, pointerAt(pointer.Move, p, pointer.ButtonPrimary, mods, at))
 	}
 	at += 200 * time.Millisecond
 	evs = append(evs, pointerAt(pointer.Release, to, 0, mods, at))
@@ -236,24 +237,42 @@ func (h *harness) entryPoint(ref timeline.EntryRef) image.Point {
 	return h.chartPoint((x0+x1)/2, y)
 }
 
-// emptyChartPoint is a point of the chart below every track, where a click hits nothing.
+// emptyChartPoint is a point of the chart where a click hits nothing.
 func (h *harness) emptyChartPoint() image.Point {
+	h.t.Helper()
 	c := &h.u.chart
-	return image.Pt(c.origin.X+c.size.X/2, c.origin.Y+c.size.Y-3)
+	d := h.u.doc
+	for y := c.size.Y - 3; y > c.rulerHeight; y -= 5 {
+		for x := 5; x < c.size.X; x += 37 {
+			if d.model.HitTest(d.view, float64(x), float64(y-c.rulerHeight), c.builder.Style.MinBarPx).Kind == timeline.HitNone {
+				return c.origin.Add(image.Pt(x, y))
+			}
+		}
+	}
+	h.t.Fatal("no empty point on the chart")
+	return image.Point{}
 }
 
-// widest returns the longest entry of a track's level 0 with a name for which ok holds.
-func widest(m *timeline.Model, ok func(ref timeline.EntryRef) bool) timeline.EntryRef {
+// visibleEntry returns the widest entry on screen, at any level, for which ok holds.
+func (h *harness) visibleEntry(ok func(ref timeline.EntryRef) bool) timeline.EntryRef {
+	d := h.u.doc
+	m := d.model
 	best, bestDur := timeline.NoEntry, -1.0
 	for ti := range m.Tracks {
 		t := &m.Tracks[ti]
-		if t.Hidden || len(t.Levels) == 0 {
+		if t.Hidden || t.Collapsed || m.Groups[t.Group].Hidden || m.Groups[t.Group].Collapsed {
 			continue
 		}
-		for _, e := range t.Levels[0].Entries {
-			ref := timeline.EntryRef{Track: timeline.TrackID(ti), Entry: e}
-			if d := m.EntryEnd(ref) - m.EntryStart(ref); d > bestDur && ok(ref) {
-				best, bestDur = ref, d
+		for lv := range t.Levels {
+			top := m.RowTop(timeline.TrackID(ti), lv) - d.view.ScrollY()
+			if top < 0 || top+m.Style.RowHeight > d.view.Height() {
+				continue
+			}
+			for _, e := range t.Levels[lv].Entries {
+				ref := timeline.EntryRef{Track: timeline.TrackID(ti), Entry: e}
+				if dur := m.EntryEnd(ref) - m.EntryStart(ref); dur > bestDur && ok(ref) {
+					best, bestDur = ref, dur
+				}
 			}
 		}
 	}
