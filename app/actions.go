@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"gioui.org/io/key"
 	"gioui.org/layout"
 
 	"flamedesk/app/recent"
@@ -169,13 +170,18 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		u.status.warningsShown = false
 		u.toolbar.closeRecent()
 	case focus:
-		// The focus moves in the next frame, which lays out the whole chrome: a component
-		// replayed from the chrome cache registers no key filters, and the router gives no focus
-		// to a tag without them.
-		u.focusTag, u.focusPending = a.tag, true
-		if a.tag == nil {
-			u.focusTag = u
+		tag := a.tag
+		if tag == nil {
+			tag = u
 		}
+		if u.chromeFresh {
+			gtx.Execute(key.FocusCmd{Tag: tag})
+			return
+		}
+		// The chrome was replayed from its cache this frame, so its components registered no key
+		// filters, and the router gives no focus to a tag without them: the focus moves in the
+		// next frame, which lays out the whole chrome.
+		u.focusTag, u.focusPending = tag, true
 	case dismissBanner:
 		u.banner = ""
 	case quit:

@@ -130,6 +130,8 @@ type ui struct {
 	// focusTag gets the keyboard focus at the end of the next frame when focusPending is set.
 	focusTag     any
 	focusPending bool
+	// chromeFresh says this frame laid out the chrome anew rather than replaying it.
+	chromeFresh bool
 
 	state *stateWriter
 	title string
@@ -350,6 +352,7 @@ func (u *ui) frame(gtx layout.Context) {
 	// The chrome is replayed while it cannot have changed (chromecache.go).
 	ck := u.chromeKey(size)
 	fresh := !u.chart.pointerInside || !gtx.Focused(u) || u.loading || u.focusPending
+	u.chromeFresh = fresh
 	place(gtx, 0, tbH, func(gtx layout.Context) {
 		u.toolbarCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
 			u.toolbar.layout(gtx, e, u.dialog.Busy(), func(gtx layout.Context) layout.Dimensions {
