@@ -63,6 +63,8 @@ type chart struct {
 	hoverView   timeline.View
 	hoverScroll float64
 	lastZoom    time.Time // the last wheel zoom, to tell one zoom gesture from the next
+	// sticky is the track whose name is kept at the top in the last frame, -1 for none.
+	sticky timeline.TrackID
 }
 
 // chartKey is everything a painted chart depends on; equal keys paint equal pixels.
@@ -150,6 +152,7 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 		pointer.CursorGrabbing.Add(gtx.Ops)
 	}
 	clipArea.Pop()
+	c.layoutStickyTitle(gtx, e, d)
 	c.layoutTooltip(gtx, e, d)
 	return layout.Dimensions{Size: size}
 }
@@ -333,6 +336,44 @@ func (c *chart) onSecondaryClick(e env, d *document, p f32.Point, chartY float64
 		d.model.SetTrackHidden(h.Track, true)
 	}
 	e.emit(tracksChanged{})
+}
+
+// stickyTrack is the track whose header is scrolled above the top of the chart while its levels
+// are still on show, -1 when there is none.
+func stickyTrack(d *document) timeline.TrackID {
+	top := d.view.ScrollY()
+	m := d.model
+	for i := range m.Tracks {
+		t := &m.Tracks[i]
+		if t.Shown && t.Y < top && t.Y+t.Height > top+m.Style.RowHeight {
+			return timeline.TrackID(i)
+		}
+	}
+	return -1
+}
+
+// layoutStickyTitle keeps the name of a track scrolled deep into at the top of the chart, where
+// its header would be.
+func (c *chart) layoutStickyTitle(gtx layout.Context, e env, d *document) {
+	id := stickyTrack(d)
+	c.sticky = id
+	if id < 0 {
+		return
+	}
+	t := &d.model.Tracks[id]
+	title := t.Title
+	if g := &d.model.Groups[t.Group]; g.Title() != "" {
+		title = g.Title() + " › " + title
+	}
+	defer op.Offset(image.Pt(0, c.rulerHeight)).Push(gtx.Ops).Pop()
+	h := int(d.model.Style.TrackHeaderHeight)
+	g := gtx
+	g.Constraints = layout.Exact(image.Pt(c.size.X, h))
+	paint.FillShape(gtx.Ops, e.th.Chart.Background, clip.Rect{Max: g.Constraints.Max}.Op())
+	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Min: image.Pt(0, h-1), Max: g.Constraints.Max}.Op())
+	layout.Inset{Left: unit.Dp(8)}.Layout(g, func(gtx layout.Context) layout.Dimensions {
+		return e.th.Label(gtx, title)
+	})
 }
 
 // layoutTooltip shows name, duration and URL of the entry under the pointer.

@@ -553,3 +553,36 @@ func TestQuitKeysAndWording(t *testing.T) {
 		t.Fatalf("a quarter µs reads %q", got)
 	}
 }
+
+// Defect 14, continued: scrolled deep into a track, its name stays at the top of the chart.
+func TestTrackNameStaysInViewWhenScrolledDeep(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "generated", smallTrace)))
+	d := h.u.doc
+	m := d.model
+	// The tallest track, scrolled to half-way down its levels.
+	tall := -1
+	for i := range m.Tracks {
+		if m.Tracks[i].Shown && (tall < 0 || m.Tracks[i].Height > m.Tracks[tall].Height) {
+			tall = i
+		}
+	}
+	tk := &m.Tracks[tall]
+	if tk.Height < 3*d.view.Height() {
+		t.Fatalf("the tallest track is %.0f px, not deep enough to scroll into", tk.Height)
+	}
+	mid := h.chartPoint(float64(h.u.chart.size.X)/2, d.view.ScrollY()+d.view.Height()/2)
+	for d.view.ScrollY() < tk.RowsY+tk.Height/2 {
+		h.scroll(mid, 200, 0)
+	}
+	if d.view.ScrollY() <= tk.Y || d.view.ScrollY() >= tk.Y+tk.Height {
+		t.Fatalf("scrolled to %.0f, outside the track [%.0f, %.0f]", d.view.ScrollY(), tk.Y, tk.Y+tk.Height)
+	}
+	if got := h.u.chart.sticky; got != timeline.TrackID(tall) {
+		t.Fatalf("the name at the top is of track %d, want %d (%s)", got, tall, tk.Title)
+	}
+	d.view.SetScrollY(0)
+	h.frame()
+	if h.u.chart.sticky != -1 {
+		t.Fatal("a name is kept at the top while every header is in view")
+	}
+}

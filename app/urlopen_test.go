@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"net/url"
 	"os"
 	"strings"
@@ -43,5 +44,36 @@ func TestRequestFromURL(t *testing.T) {
 	}
 	if req := requestFromURL(nil); req.err == nil {
 		t.Error("a nil URL was accepted")
+	}
+}
+
+// Several requests queued between two frames open only the newest; a refused one shows its
+// message and keeps the open document.
+func TestOpenRequestsPoll(t *testing.T) {
+	stub := newStubLoadNow()
+	h := newHarnessWith(t, Options{Source: SourceFromPath(fixture(t, "generated", smallTrace)), Load: stub.load})
+	<-stub.started // the first file
+	doc := h.u.doc
+	h.u.requests = make(openRequests, 8)
+	h.frame()
+	if h.u.loading {
+		t.Fatal("an empty queue started a load")
+	}
+	first := fixture(t, "upstream", "devtools-basic.cpuprofile.gz")
+	second := fixture(t, "generated", "gen-selfprofile-small.json")
+	h.u.requests <- openRequest{path: first}
+	h.u.requests <- openRequest{path: second}
+	h.idle()
+	if got := <-stub.started; got.Path != second || got.Name != "gen-selfprofile-small.json" {
+		t.Fatalf("loaded %+v, want the newest request", got)
+	}
+	if len(stub.started) != 0 || h.u.doc == doc || h.u.doc.path != second {
+		t.Fatal("an older request was opened too, or the newest was not")
+	}
+	doc = h.u.doc
+	h.u.requests <- openRequest{err: errors.New("cannot open https://x/: not a file URI")}
+	h.idle()
+	if h.u.doc != doc || !strings.Contains(h.u.banner, "not a file URI") {
+		t.Fatalf("refused request: document changed=%v, banner=%q", h.u.doc != doc, h.u.banner)
 	}
 }
