@@ -139,7 +139,6 @@ type ui struct {
 	stats     *frameStats
 	lastFrame time.Time
 	frameDt   time.Duration // since the previous frame, capped, for animations
-	lastZoom  time.Time     // the last wheel zoom, to tell one zoom gesture from the next
 }
 
 func newUI(h host, opts Options) *ui {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"image"
 	"os"
 	"strings"
@@ -301,8 +300,6 @@ func (s *stubLoad) load(ctx context.Context, src Source, p *core.Progress) (*cor
 		return nil, ctx.Err()
 	}
 }
-
-var errBroken = errors.New("unexpected end of JSON input at byte 12")
 
 // TestHarnessOpensAFile is the harness's own check: a real trace loads, its title is set and
 // the chart has a size.
