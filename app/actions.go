@@ -174,7 +174,10 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		if tag == nil {
 			tag = u
 		}
-		if u.chromeFresh {
+		if u.chromeFresh || !u.laidOut {
+			// Before the layout (a key) the chrome is made to be laid out anew in this frame,
+			// so that the component taking the focus registers its key filters in it.
+			u.chromeFresh = true
 			gtx.Execute(key.FocusCmd{Tag: tag})
 			return
 		}

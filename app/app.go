@@ -31,6 +31,7 @@ import (
 	"flamedesk/app/task"
 	"flamedesk/app/theme"
 	"flamedesk/core"
+	"flamedesk/core/pipeline"
 	"flamedesk/timeline"
 )
 
@@ -130,8 +131,9 @@ type ui struct {
 	// focusTag gets the keyboard focus at the end of the next frame when focusPending is set.
 	focusTag     any
 	focusPending bool
-	// chromeFresh says this frame laid out the chrome anew rather than replaying it.
-	chromeFresh bool
+	// chromeFresh says this frame lays out the chrome anew rather than replaying it; laidOut
+	// that the frame's layout is done.
+	chromeFresh, laidOut bool
 
 	state *stateWriter
 	title string
@@ -199,7 +201,7 @@ func (u *ui) open(src Source) {
 		}
 		// The display model takes a noticeable time on large traces: it is built here too, so
 		// the window never waits for it.
-		p.SetPhase(pipelineDone, 1-pipelineDone)
+		pipeline.NextPhase(p)
 		p.SetStage("laying out tracks")
 		m := timeline.New(tr)
 		if err := ctx.Err(); err != nil {
@@ -316,6 +318,8 @@ func (u *ui) frame(gtx layout.Context) {
 	u.frameDt = dt
 
 	u.poll()
+	u.laidOut = false
+	u.chromeFresh = !u.chart.pointerInside || !gtx.Focused(u) || u.loading || u.focusPending
 	u.handleKeys(gtx)
 	if u.doc != nil && u.nav.step(u.doc, now, dt) {
 		gtx.Execute(op.InvalidateCmd{})
@@ -350,8 +354,7 @@ func (u *ui) frame(gtx layout.Context) {
 	place(gtx, tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, e) })
 	// The chrome is replayed while it cannot have changed (chromecache.go).
 	ck := u.chromeKey(size)
-	fresh := !u.chart.pointerInside || !gtx.Focused(u) || u.loading || u.focusPending
-	u.chromeFresh = fresh
+	fresh := u.chromeFresh
 	place(gtx, 0, tbH, func(gtx layout.Context) {
 		u.toolbarCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
 			u.toolbar.layout(gtx, e, u.dialog.Busy(), func(gtx layout.Context) layout.Dimensions {
@@ -375,6 +378,7 @@ func (u *ui) frame(gtx layout.Context) {
 	u.status.layoutWarnings(gtx, e)
 	u.toolbar.layoutRecentMenu(gtx, e)
 	u.help.layout(gtx, e)
+	u.laidOut = true
 	if u.focusPending {
 		u.focusPending = false
 		gtx.Execute(key.FocusCmd{Tag: u.focusTag})

@@ -112,6 +112,9 @@ func (u *ui) handleKeys(gtx layout.Context) {
 		}
 		if e, isKey := ev.(key.Event); isKey {
 			u.onKey(gtx, e)
+			// Applied at once, before the next key is read: after Ctrl+F the letters typed in
+			// the same frame must already go to the search box.
+			u.applyActions(gtx)
 		}
 	}
 }

@@ -17,7 +17,3 @@ func SourceFromPath(path string) Source { return pipeline.FromPath(path) }
 // goroutine, must return promptly with ctx.Err() once ctx is cancelled, and reports progress
 // through p.
 type LoadFunc func(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error)
-
-// pipelineDone is how much of the progress bar a LoadFunc fills; the window's own last stage
-// (laying out the tracks) fills the rest.
-const pipelineDone = pipeline.Done

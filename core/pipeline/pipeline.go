@@ -47,7 +47,7 @@ func Open(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error
 	if err != nil {
 		return nil, err
 	}
-	p.SetPhase(readShare, tracksShare)
+	nextPhase(p, readShare, tracksShare)
 	if err := integrate.BuildContext(ctx, tr, p); err != nil {
 		return nil, err
 	}
@@ -58,3 +58,15 @@ func Open(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error
 func OpenFile(path string) (*core.Trace, error) {
 	return Open(context.Background(), FromPath(path), nil)
 }
+
+// nextPhase moves the bar on to the next stage, its count cleared first so that the bar never
+// shows the finished stage's count in the next stage's share.
+func nextPhase(p *core.Progress, start, share float64) {
+	if p != nil {
+		p.Done.Store(0)
+		p.SetPhase(start, share)
+	}
+}
+
+// NextPhase is nextPhase for the stage a caller adds after Open: from Done to the end of the bar.
+func NextPhase(p *core.Progress) { nextPhase(p, Done, 1-Done) }
