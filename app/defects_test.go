@@ -156,6 +156,22 @@ func TestCtrlFWorksFromTheCallTree(t *testing.T) {
 	if h.u.doc.search == nil || h.u.doc.search.Query != "UpdateLayoutTree" {
 		t.Fatal("no search ran for what was typed")
 	}
+
+	// Typed fast, as xdotool or a quick typist does: the letters' keys are queued before the
+	// frame that reads Ctrl+F. The focus must move at Ctrl+F, so that the keys after it no longer
+	// reach the call tree.
+	h.press(key.NameEscape, 0)
+	h.click(h.treeRowPoint(0), 0)
+	h.router.Queue(key.Event{Name: "F", Modifiers: key.ModShortcut, State: key.Press},
+		key.Event{Name: "F", Modifiers: key.ModShortcut, State: key.Release})
+	for _, r := range "prune" {
+		name := key.Name(strings.ToUpper(string(r)))
+		h.router.Queue(key.Event{Name: name, State: key.Press}, key.Event{Name: name, State: key.Release})
+	}
+	h.idle()
+	if p.stack.Len() != 0 {
+		t.Fatalf("keys typed right after Ctrl+F ran %d transforms on the call tree", p.stack.Len())
+	}
 }
 
 // fitted reports whether the view shows the whole trace.
