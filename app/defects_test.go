@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gioui.org/io/key"
+	"gioui.org/io/pointer"
 
 	"flamedesk/app/dialog"
 	"flamedesk/core"
@@ -601,4 +602,33 @@ func TestTrackNameStaysInViewWhenScrolledDeep(t *testing.T) {
 	if h.u.chart.sticky != -1 {
 		t.Fatal("a name is kept at the top while every header is in view")
 	}
+}
+
+// A fast drag keeps coasting after the release, at a sane speed, until a navigation key takes
+// over.
+func TestFlingStopsForKeys(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "generated", smallTrace)))
+	for range 8 {
+		h.press("+", 0) // far from both ends, so that the fling does not stop at one
+	}
+	y := h.u.chart.origin.Y + h.u.chart.rulerHeight + 30
+	at := h.eventTime()
+	from := image.Pt(900, y)
+	evs := []any{pointerAt(pointer.Move, from, 0, 0, at), pointerAt(pointer.Press, from, pointer.ButtonPrimary, 0, at)}
+	for i := 1; i <= 10; i++ {
+		at += time.Millisecond // a millisecond apart, as X delivers them
+		evs = append(evs, pointerAt(pointer.Move, from.Sub(image.Pt(30*i, 0)), pointer.ButtonPrimary, 0, at))
+	}
+	evs = append(evs, pointerAt(pointer.Release, from.Sub(image.Pt(300, 0)), 0, 0, at+time.Millisecond))
+	h.queue(evs...)
+	c := &h.u.chart
+	if c.fling == 0 || math.Abs(c.fling) > maxFlingPxPerS {
+		t.Fatalf("fling at %.0f px/s after a fast drag", c.fling)
+	}
+	h.queue(key.Event{Name: "A", State: key.Press})
+	h.frame()
+	if c.fling != 0 {
+		t.Fatal("holding A did not stop the fling")
+	}
+	h.queue(key.Event{Name: "A", State: key.Release})
 }
