@@ -1,19 +1,21 @@
 // Package app owns the flamedesk window: input, panels, file dialogs, and loading with progress and
 // cancel. It draws what render/ builds from timeline/'s model and never computes tracks itself.
 //
-// The window is one ui value owned by one goroutine (the event loop). Work that can take longer
-// than a frame (loading, searching, building a call tree, showing a file dialog) runs on its own
-// goroutine and hands its result back through a small struct polled each frame, followed by
-// Invalidate.
+// The window is one ui value owned by one goroutine (the event loop). Its parts (toolbar,
+// overview, chart, bottom panel, status bar) are components: each draws from an env (the theme,
+// the document, the settings) and emits actions for anything beyond itself, which ui.apply
+// carries out in one place (actions.go). Work that can take longer than a frame runs as a
+// task.Future, polled once per frame. The system window is behind the host interface, so that
+// tests drive whole frames through Gio's input router without a display (headless_test.go).
 package app
 
 import (
+	"context"
 	"image"
 	"io"
 	"time"
 
 	gioapp "gioui.org/app"
-	"gioui.org/font/gofont"
 	"gioui.org/io/event"
 	"gioui.org/io/key"
 	"gioui.org/io/pointer"
@@ -21,9 +23,16 @@ import (
 	"gioui.org/op"
 	"gioui.org/op/clip"
 	"gioui.org/op/paint"
-	"gioui.org/text"
 	"gioui.org/unit"
+	"gioui.org/widget"
 	"gioui.org/widget/material"
+
+	"flamedesk/app/dialog"
+	"flamedesk/app/task"
+	"flamedesk/app/theme"
+	"flamedesk/core"
+	"flamedesk/core/pipeline"
+	"flamedesk/timeline"
 )
 
 // Options configure the window.
@@ -34,6 +43,11 @@ type Options struct {
 	// Blank draws only the background and redraws while a navigation key is held, to measure the
 	// floor that frame times are compared with.
 	Blank bool
+	// OpenDialog asks the user for a file to open; nil means the system's dialog (dialog.Open).
+	OpenDialog func(ctx context.Context, opts dialog.Options) (string, error)
+	// ConfigDir holds settings.json and recent.json; empty means os.UserConfigDir()/flamedesk.
+	// Tests always set it, so that they never touch the user's own.
+	ConfigDir string
 }
 
 // Run opens the window and never returns: Gio's main loop keeps the main goroutine (some platforms
@@ -45,9 +59,10 @@ func Run(opts Options, exit func(error)) {
 	w := new(gioapp.Window)
 	requests := make(openRequests, 8)
 	go func() {
-		u := newUI(w, opts)
+		w.Option(gioapp.Title("flamedesk"), gioapp.Size(unit.Dp(1400), unit.Dp(900)))
+		u := newUI(gioHost{w}, opts)
 		u.requests = requests
-		exit(u.loop())
+		exit(u.loop(w))
 	}()
 	gioapp.Events(func(e event.Event) bool {
 		if ue, ok := e.(gioapp.URLEvent); ok {
@@ -61,83 +76,156 @@ func Run(opts Options, exit func(error)) {
 	})
 }
 
+// loaded is what a load hands back: the trace and its display model.
+type loaded struct {
+	trace   *core.Trace
+	model   *timeline.Model
+	elapsed time.Duration
+}
+
 // ui is the whole window state. Only the UI goroutine touches it.
 type ui struct {
-	win      *gioapp.Window
+	host     host
 	opts     Options
-	th       *material.Theme
+	th       *theme.Theme
 	settings settings
-	colors   chrome
+	config   configDir
 
-	job     *loadJob
-	doc     *document
-	loadErr string
-	x11     uint64  // our X window id, for modal dialogs
-	hwnd    uintptr // our Windows handle, for modal dialogs
+	load         task.Future[loaded]
+	loadSrc      Source
+	loadProgress *core.Progress
+	loading      bool
+	// pendingOpen is the first file, opened once the first frame is on screen so that the window
+	// appears at once instead of after the loader has taken every core.
+	pendingOpen *Source
+	dialog      task.Future[string]
+	search      task.Future[*timeline.SearchResult]
 
-	toolbar  toolbar
-	overview overview
-	chart    chart
-	panel    bottomPanel
-	status   statusBar
-	help     helpOverlay
-	search   searchBox
-	dialog   dialogState
-	requests openRequests
-	nav      keyNav
+	doc *document
+	// banner is why the last open failed, shown over the document that stays open.
+	banner      string
+	bannerClose widget.Clickable
+	cancel      widget.Clickable
+	x11         uint64  // our X window id, for modal dialogs
+	hwnd        uintptr // our Windows handle, for modal dialogs
+
+	toolbar   toolbar
+	searchBox searchBox
+	overview  overview
+	chart     chart
+	panel     bottomPanel
+	status    statusBar
+	help      helpOverlay
+	requests  openRequests
+	nav       keyNav
 
 	toolbarCache, bottomCache opCache
 
+	// actions are what the components asked for in this frame (actions.go).
+	actions []action
+	// changed is set when actions were applied, so that another frame shows their result.
+	changed bool
+
 	keyFilters []event.Filter
 	focusSet   bool
+	// focusTag gets the keyboard focus at the end of the next frame when focusPending is set.
+	focusTag     any
+	focusPending bool
+	// chromeFresh says this frame lays out the chrome anew rather than replaying it; laidOut
+	// that the frame's layout is done.
+	chromeFresh, laidOut bool
 
-	text       chromeText
-	state      *stateWriter
-	title      string
-	timingBusy bool // the refinement is being computed
+	state *stateWriter
+	title string
 
 	stats     *frameStats
 	lastFrame time.Time
 	frameDt   time.Duration // since the previous frame, capped, for animations
 }
 
-func newUI(w *gioapp.Window, opts Options) *ui {
-	u := &ui{win: w, opts: opts, settings: loadSettings()}
-	u.th = material.NewTheme()
-	u.th.Shaper = text.NewShaper(text.NoSystemFonts(), text.WithCollection(gofont.Collection()))
-	u.th.TextSize = unit.Sp(13)
-	u.applyTheme()
-	u.search.init()
+func newUI(h host, opts Options) *ui {
+	u := &ui{host: h, opts: opts, config: configDir(opts.ConfigDir)}
+	u.settings = u.config.loadSettings()
+	u.th = theme.New(u.settings.Dark)
+	u.load.Invalidate = h.Invalidate
+	u.dialog.Invalidate = h.Invalidate
+	u.search.Invalidate = h.Invalidate
+	u.searchBox.init()
 	u.state = newStateWriter()
-	u.panel.init()
+	u.panel.init(h.Invalidate)
 	if opts.FrameStats != nil {
 		u.stats = newFrameStats(opts.FrameStats)
 	}
-	w.Option(gioapp.Title("flamedesk"), gioapp.Size(unit.Dp(1400), unit.Dp(900)))
 	if opts.Blank {
-		w.Option(gioapp.Title("flamedesk — blank"))
+		h.SetTitle("flamedesk — blank")
 		return u
 	}
-	u.open(opts.Source)
+	src := opts.Source
+	u.pendingOpen = &src
 	return u
 }
 
-// open starts loading src; the current document stays until the new one is ready.
-func (u *ui) open(src Source) {
-	if u.job != nil {
-		u.job.cancel()
-	}
-	u.loadErr = ""
-	u.job = startLoad(src, u.opts.Load, u.win.Invalidate)
+// emit queues an action for applyActions; components get it through their env.
+func (u *ui) emit(a action) { u.actions = append(u.actions, a) }
+
+// env is what every component draws from this frame.
+func (u *ui) env(gtx layout.Context) env {
+	return env{th: u.th, doc: u.doc, settings: u.settings, emit: u.emit, now: gtx.Now, dt: u.frameDt,
+		navigating: u.nav.active(), loading: u.loading}
 }
 
-func (u *ui) loop() error {
+// env is what a component gets: what to draw and how, and emit for what it asks of others.
+type env struct {
+	th       *theme.Theme
+	doc      *document // nil before the first file is loaded
+	settings settings
+	emit     func(action)
+	now      time.Time
+	dt       time.Duration // since the previous frame, for animations
+	// navigating is set while navigation keys move the view.
+	navigating bool
+	loading    bool
+}
+
+// open starts loading src; the current document stays until the new one is ready. A newer open
+// cancels an older one still loading.
+func (u *ui) open(src Source) {
+	p := new(core.Progress)
+	u.loadSrc, u.loadProgress, u.loading = src, p, true
+	load := u.opts.Load
+	u.load.Start(func(ctx context.Context) (loaded, error) {
+		began := time.Now()
+		tr, err := load(ctx, src, p)
+		if err != nil {
+			return loaded{}, err
+		}
+		// The display model takes a noticeable time on large traces: it is built here too, so
+		// the window never waits for it.
+		pipeline.NextPhase(p)
+		p.SetStage("laying out tracks")
+		m := timeline.New(tr)
+		if err := ctx.Err(); err != nil {
+			return loaded{}, err
+		}
+		return loaded{trace: tr, model: m, elapsed: time.Since(began)}, nil
+	})
+}
+
+func (u *ui) cancelLoad() {
+	u.load.Cancel()
+	u.loading = false
+}
+
+func (u *ui) loop(w *gioapp.Window) error {
 	var ops op.Ops
 	for {
-		switch e := u.win.Event().(type) {
+		switch e := w.Event().(type) {
 		case gioapp.DestroyEvent:
-			if u.job != nil {
-				u.job.cancel()
+			u.load.Cancel()
+			u.search.Cancel()
+			u.panel.tree.build.Cancel()
+			if u.doc != nil {
+				u.doc.timing.refine.Cancel()
 			}
 			return e.Err
 		case gioapp.FrameEvent:
@@ -145,12 +233,13 @@ func (u *ui) loop() error {
 			gtx := gioapp.NewContext(&ops, e)
 			if u.opts.Blank {
 				// The floor of frame time: a window that draws only its background.
-				paint.Fill(gtx.Ops, u.colors.bg)
+				paint.Fill(gtx.Ops, u.th.Bg)
 				u.blankAnimate(gtx)
 			} else {
 				u.frame(gtx)
 			}
 			e.Frame(gtx.Ops)
+			u.afterFrame()
 			u.stats.add(began, time.Since(began))
 		default:
 			u.viewEvent(e)
@@ -158,60 +247,86 @@ func (u *ui) loop() error {
 	}
 }
 
-// pollLoad installs a finished load: a failure keeps the previous document open.
-func (u *ui) pollLoad() {
-	if u.job == nil {
-		return
+// afterFrame starts the first load once the first frame has been handed to the window.
+func (u *ui) afterFrame() {
+	if u.pendingOpen != nil {
+		src := *u.pendingOpen
+		u.pendingOpen = nil
+		u.open(src)
+		u.host.Invalidate()
 	}
-	tr, model, elapsed, ok, err := u.job.result()
-	if !ok {
-		return
-	}
-	src := u.job.src
-	u.job = nil
-	if err != nil {
-		if err != errLoadCancelled {
-			u.loadErr = "Could not open " + src.Name + ": " + err.Error()
+}
+
+// poll installs what background work finished since the last frame.
+func (u *ui) poll() {
+	if l, err, ok := u.load.Poll(); ok {
+		u.loading = false
+		if err != nil {
+			u.banner = "Could not open " + u.loadSrc.Name + ": " + err.Error()
+		} else {
+			u.install(u.loadSrc, l)
 		}
-		return
 	}
-	u.doc = newDocument(src.Name, src.Path, tr, model, elapsed)
+	if path, err, ok := u.dialog.Poll(); ok {
+		u.dialogDone(path, err)
+	}
+	if r, _, ok := u.search.Poll(); ok && u.doc != nil {
+		if r != nil && r.Query == "" {
+			r = nil
+		}
+		u.doc.search, u.doc.searchIndex = r, -1
+		u.chart.invalidate()
+	}
+	u.requests.poll(u)
+	u.pollTiming()
+	u.panel.tree.poll(u.doc)
+}
+
+// install shows a document that finished loading.
+func (u *ui) install(src Source, l loaded) {
+	if u.doc != nil {
+		u.doc.timing.refine.Cancel()
+	}
+	u.banner = ""
+	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
+	u.doc.timing.refine.Invalidate = u.host.Invalidate
 	if u.settings.Refined {
-		u.applyTiming(u.doc)
+		u.applyTiming()
 	}
 	u.chart.reset()
 	u.overview.reset()
-	u.panel.reset(u)
-	u.search.reset()
+	u.panel.reset(u.doc)
+	u.searchBox.reset()
+	u.search.Cancel()
 	if src.Path != "" {
-		rememberRecent(src.Path)
+		u.config.rememberRecent(src.Path)
+		u.toolbar.recentChanged()
 	}
 	u.title = "flamedesk — " + src.Name
-	u.win.Option(gioapp.Title(u.title))
+	u.host.SetTitle(u.title)
 }
 
 // frame lays out one frame: toolbar, overview, chart, bottom panel and status bar from top to
-// bottom, with the help and warning overlays on top.
+// bottom, with the help and warning overlays on top, then applies what the components asked for.
 func (u *ui) frame(gtx layout.Context) {
 	now := gtx.Now
 	dt := now.Sub(u.lastFrame)
-	if u.lastFrame.IsZero() || dt > 100*time.Millisecond {
+	if u.lastFrame.IsZero() || dt > 100*time.Millisecond || dt < 0 {
 		dt = 16 * time.Millisecond
 	}
 	u.lastFrame = now
 	u.frameDt = dt
 
-	u.pollLoad()
-	u.dialog.poll(u)
-	u.requests.poll(u)
-	u.search.poll(u)
-	u.pollTiming()
+	u.poll()
+	u.laidOut = false
+	u.chromeFresh = !u.chart.pointerInside || !gtx.Focused(u) || u.loading || u.focusPending
 	u.handleKeys(gtx)
-	if u.doc != nil && u.nav.step(u.doc, dt) {
+	if u.doc != nil && u.nav.step(u.doc, now, dt) {
 		gtx.Execute(op.InvalidateCmd{})
 	}
+	e := u.env(gtx)
 
-	paint.Fill(gtx.Ops, u.colors.bg)
+	paint.Fill(gtx.Ops, u.th.Bg)
 	// The window as a whole takes the keyboard focus, so that keys work wherever the pointer is.
 	// Its area goes first, below everything else, so that it never takes pointer events from them.
 	area := clip.Rect{Max: gtx.Constraints.Max}.Push(gtx.Ops)
@@ -227,77 +342,120 @@ func (u *ui) frame(gtx layout.Context) {
 	}
 	chartH := max(size.Y-tbH-ovH-stH-panelH, 0)
 	u.panel.maxHeightDp = float32(size.Y-tbH-ovH-stH-gtx.Dp(120)) / gtx.Metric.PxPerDp
-	place := func(y, h int, w func(gtx layout.Context)) {
+	place := func(gtx layout.Context, y, h int, w func(gtx layout.Context)) {
 		off := op.Offset(image.Pt(0, y)).Push(gtx.Ops)
 		g := gtx
 		g.Constraints = layout.Exact(image.Pt(size.X, h))
 		w(g)
 		off.Pop()
 	}
-	place(tbH+ovH, chartH, func(gtx layout.Context) { u.chart.layout(gtx, u) })
-	place(tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, u) })
+	u.chart.origin = image.Pt(0, tbH+ovH)
+	place(gtx, tbH+ovH, chartH, func(gtx layout.Context) { u.chart.layout(gtx, e) })
+	place(gtx, tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, e) })
 	// The chrome is replayed while it cannot have changed (chromecache.go).
 	ck := u.chromeKey(size)
-	fresh := !u.chart.pointerInside || !gtx.Focused(u) || u.job != nil
-	place(0, tbH, func(gtx layout.Context) {
-		u.toolbarCache.layout(gtx, ck, fresh, func(gtx layout.Context) { u.toolbar.layout(u)(gtx) })
-	})
-	place(tbH+ovH+chartH, panelH+stH, func(gtx layout.Context) {
-		u.bottomCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
-			place := func(y, h int, w func(gtx layout.Context)) {
-				off := op.Offset(image.Pt(0, y)).Push(gtx.Ops)
-				g := gtx
-				g.Constraints = layout.Exact(image.Pt(size.X, h))
-				w(g)
-				off.Pop()
-			}
-			place(0, panelH, func(gtx layout.Context) { u.panel.layout(gtx, u) })
-			place(panelH, stH, func(gtx layout.Context) { u.status.layout(gtx, u) })
+	fresh := u.chromeFresh
+	place(gtx, 0, tbH, func(gtx layout.Context) {
+		u.toolbarCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
+			u.toolbar.layout(gtx, e, u.dialog.Busy(), func(gtx layout.Context) layout.Dimensions {
+				return u.searchBox.layout(gtx, e)
+			})
 		})
 	})
-	if u.job != nil {
+	u.panel.origin = image.Pt(0, tbH+ovH+chartH)
+	place(gtx, tbH+ovH+chartH, panelH+stH, func(gtx layout.Context) {
+		u.bottomCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
+			place(gtx, 0, panelH, func(gtx layout.Context) { u.panel.layout(gtx, e) })
+			place(gtx, panelH, stH, func(gtx layout.Context) { u.status.layout(gtx, e, u.banner != "") })
+		})
+	})
+	if u.loading {
 		u.layoutProgress(gtx)
+		// Progress has no completion signal of its own: redraw a few times a second to move the bar.
+		gtx.Execute(op.InvalidateCmd{At: now.Add(100 * time.Millisecond)})
 	}
-	u.status.layoutWarnings(gtx, u)
-	u.toolbar.layoutRecentMenu(gtx, u)
-	u.help.layout(gtx, u)
+	u.layoutBanner(gtx, tbH+ovH)
+	u.status.layoutWarnings(gtx, e)
+	u.toolbar.layoutRecentMenu(gtx, e)
+	u.help.layout(gtx, e)
+	u.laidOut = true
+	if u.focusPending {
+		u.focusPending = false
+		gtx.Execute(key.FocusCmd{Tag: u.focusTag})
+	}
+	u.applyActions(gtx)
+	if u.changed {
+		u.changed = false
+		gtx.Execute(op.InvalidateCmd{})
+	}
 	u.state.write(gtx, u, u.title)
-	u.text.painter.EndFrame()
+	u.th.EndFrame()
 	if !u.focusSet {
 		u.focusSet = true
 		gtx.Execute(key.FocusCmd{Tag: u})
 	}
 }
 
-// layoutProgress draws the loading card with its progress bar and Cancel button.
+// layoutProgress draws the loading card: the file, the stage, one bar across every stage, and
+// Cancel.
 func (u *ui) layoutProgress(gtx layout.Context) {
-	for u.toolbar.cancel.Clicked(gtx) {
-		u.job.cancel()
+	for u.cancel.Clicked(gtx) {
+		u.emit(cancelLoad{})
 	}
 	size := gtx.Constraints.Max
 	w, h := gtx.Dp(420), gtx.Dp(96)
 	r := image.Rect((size.X-w)/2, (size.Y-h)/2, (size.X+w)/2, (size.Y+h)/2)
 	defer op.Offset(r.Min).Push(gtx.Ops).Pop()
-	paint.FillShape(gtx.Ops, u.colors.panel, clip.UniformRRect(image.Rectangle{Max: r.Size()}, gtx.Dp(6)).Op(gtx.Ops))
+	paint.FillShape(gtx.Ops, u.th.Panel, clip.UniformRRect(image.Rectangle{Max: r.Size()}, gtx.Dp(6)).Op(gtx.Ops))
 	g := gtx
 	g.Constraints = layout.Exact(r.Size())
 	layout.UniformInset(unit.Dp(12)).Layout(g, func(gtx layout.Context) layout.Dimensions {
 		return layout.Flex{Axis: layout.Vertical, Spacing: layout.SpaceBetween}.Layout(gtx,
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
-				stage := u.job.progress.Stage()
-				if stage == "" {
-					stage = "reading"
-				}
-				return u.label(gtx, "Loading "+u.job.src.Name+" — "+stage+"…")
+				return u.th.Label(gtx, u.progressText())
 			}),
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
-				pb := material.ProgressBar(u.th, float32(u.job.progress.Fraction()))
-				return pb.Layout(gtx)
+				return material.ProgressBar(u.th.Material, float32(u.loadProgress.Overall())).Layout(gtx)
 			}),
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 				return layout.E.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
-					return u.smallButton(gtx, &u.toolbar.cancel, "Cancel")
+					return u.th.Button(gtx, &u.cancel, "Cancel")
 				})
+			}),
+		)
+	})
+}
+
+// progressText names the file and the stage of the load.
+func (u *ui) progressText() string {
+	stage := u.loadProgress.Stage()
+	if stage == "" {
+		stage = "reading"
+	}
+	return "Loading " + u.loadSrc.Name + " — " + stage + "…"
+}
+
+// layoutBanner shows why the last open failed, across the top of the chart, until dismissed.
+func (u *ui) layoutBanner(gtx layout.Context, y int) {
+	for u.bannerClose.Clicked(gtx) {
+		u.emit(dismissBanner{})
+	}
+	if u.banner == "" {
+		return
+	}
+	defer op.Offset(image.Pt(0, y)).Push(gtx.Ops).Pop()
+	g := gtx
+	g.Constraints = layout.Exact(image.Pt(gtx.Constraints.Max.X, gtx.Dp(34)))
+	paint.FillShape(gtx.Ops, u.th.Banner, clip.Rect{Max: g.Constraints.Max}.Op())
+	paint.FillShape(gtx.Ops, u.th.Error, clip.Rect{Max: image.Pt(gtx.Dp(4), g.Constraints.Max.Y)}.Op())
+	layout.Inset{Left: unit.Dp(12), Right: unit.Dp(8)}.Layout(g, func(gtx layout.Context) layout.Dimensions {
+		return layout.Flex{Alignment: layout.Middle}.Layout(gtx,
+			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
+				gtx.Constraints.Min.Y = 0
+				return u.th.DrawText(gtx, u.banner, u.th.Error)
+			}),
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				return u.th.Button(gtx, &u.bannerClose, "Dismiss")
 			}),
 		)
 	})
@@ -317,7 +475,7 @@ func (u *ui) blankAnimate(gtx layout.Context) {
 			break
 		}
 		if e, ok := ev.(key.Event); ok {
-			u.nav.set(e.Name, e.State == key.Press)
+			u.nav.set(e.Name, e.State == key.Press, gtx.Now)
 		}
 	}
 	area := clip.Rect{Max: gtx.Constraints.Max}.Push(gtx.Ops)

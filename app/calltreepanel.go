@@ -1,9 +1,10 @@
 package app
 
 import (
+	"context"
+	"encoding/binary"
 	"fmt"
 	"image"
-	"sync"
 
 	"gioui.org/io/event"
 	"gioui.org/io/key"
@@ -15,34 +16,42 @@ import (
 	"gioui.org/unit"
 	"gioui.org/widget"
 
+	"flamedesk/app/task"
 	"flamedesk/core/calltree"
 )
 
 // treePanel is the call tree and bottom-up tree table of the selected thread and time range,
-// with the transform stack shown as breadcrumbs. Building a tree or applying a transform runs on
-// its own goroutine; the table keeps showing the previous tree until the new one is ready.
+// with the transform stack shown as breadcrumbs. Building a tree or applying a transform is a
+// background task; the table keeps showing the previous tree until the new one is ready, and a
+// newer build cancels an older one.
 type treePanel struct {
 	tabTree, tabBottomUp            widget.Clickable
 	inverted                        bool
 	order                           calltree.Order
 	sortRunning, sortSelf, sortName widget.Clickable
 
+	doc     *document
 	profile int             // index into Trace.Profiles, -1 for none
-	rng     calltree.Range  // the time range the tree covers; zero for the whole thread
+	rng     calltree.Range  // the time range the tree covers; calltree.AllTime for the whole thread
 	stack   *calltree.Stack // transforms over the source of profile and rng
 	tree    *calltree.Tree
 	rows    []treeRow
-	// expanded and selected are kept as paths, which survive rebuilds and transforms.
-	expanded map[string]bool
+	build   task.Future[treeBuilt]
+	// expanded and selected are paths of functions, which survive rebuilds and transforms. A path
+	// of names would not do: two functions of one name ("(anonymous)" above all) would open and
+	// close together.
+	expanded map[string]calltree.Path
 	selected calltree.Path
 	list     widget.List
 	crumbs   []widget.Clickable
 	rowClick []widget.Clickable
 
-	menu     treeMenu
-	building sync.Mutex
-	pending  *treeBuild
-	message  string
+	menu    treeMenu
+	message string
+	// tableY is where the table's first row starts below the panel's top, and columnsShown says
+	// the column titles were drawn, as laid out in the last frame (for tests).
+	tableY       int
+	columnsShown bool
 }
 
 // treeRow is one visible row of the table, with its text formatted once when the rows are made
@@ -55,19 +64,16 @@ type treeRow struct {
 	expandable, opened bool
 }
 
-// treeBuild is a tree being made on another goroutine.
-type treeBuild struct {
-	done  bool
+// treeBuilt is what a build hands back.
+type treeBuilt struct {
 	stack *calltree.Stack
 	tree  *calltree.Tree
-	err   error
 }
 
 // treeMenu is the right-click menu of a row.
 type treeMenu struct {
 	shown bool
 	node  calltree.NodeID
-	at    image.Point
 	items [len(transformKeys)]widget.Clickable
 }
 
@@ -88,22 +94,48 @@ var transformKeys = [...]struct {
 	{calltree.CollapseResource, "C", false, "Collapse script (c)"},
 }
 
-func (p *treePanel) reset(u *ui) {
+func (p *treePanel) init(invalidate func()) {
+	p.build.Invalidate = invalidate
+	p.profile = -1
+	p.expanded = map[string]calltree.Path{}
+}
+
+// pathKey is the map key of a path: its function ids, not their names.
+func pathKey(path calltree.Path) string {
+	b := make([]byte, 4*len(path))
+	for i, fn := range path {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(fn))
+	}
+	return string(b)
+}
+
+func (p *treePanel) isOpen(n calltree.NodeID) bool {
+	_, ok := p.expanded[pathKey(p.tree.Path(n))]
+	return ok
+}
+
+func (p *treePanel) reset(d *document) {
+	p.build.Cancel()
+	p.doc = d
 	p.profile = -1
 	p.stack, p.tree, p.rows = nil, nil, nil
-	p.expanded = map[string]bool{}
+	clear(p.expanded)
 	p.selected = nil
 	p.rng = calltree.AllTime
 	p.menu.shown = false
-	if u.doc != nil {
-		p.profile = calltree.DefaultProfile(u.doc.trace)
-		p.rebuild(u, nil)
+	p.message = ""
+	if d != nil {
+		p.profile = calltree.DefaultProfile(d.trace)
+		p.rebuild(nil)
 	}
 }
 
 // retarget follows the selection to another thread or time range, keeping the transforms.
-func (p *treePanel) retarget(u *ui, profile int, rng calltree.Range) {
-	if profile == p.profile && rng == p.rng && p.stack != nil {
+func (p *treePanel) retarget(d *document, profile int, rng calltree.Range) {
+	if d != p.doc {
+		p.reset(d)
+	}
+	if profile == p.profile && rng == p.rng && (p.stack != nil || p.build.Busy()) {
 		return
 	}
 	var keep []calltree.Transform
@@ -111,84 +143,82 @@ func (p *treePanel) retarget(u *ui, profile int, rng calltree.Range) {
 		keep = p.stack.Transforms()
 	}
 	p.profile, p.rng = profile, rng
-	p.rebuild(u, keep)
+	p.rebuild(keep)
 }
 
-// rebuild makes a new source (thread and range) with transforms on another goroutine.
-func (p *treePanel) rebuild(u *ui, transforms []calltree.Transform) {
-	d := u.doc
+// rebuild makes a new source (thread and range) with transforms in the background.
+func (p *treePanel) rebuild(transforms []calltree.Transform) {
+	d := p.doc
 	if d == nil || p.profile < 0 {
-		p.tree, p.rows, p.message = nil, nil, "This trace has no CPU profile."
+		p.build.Cancel()
+		p.stack, p.tree, p.rows, p.message = nil, nil, nil, "This trace has no CPU profile."
 		return
 	}
 	tr, prof, rng := d.trace, &d.trace.Profiles[p.profile], p.rng
-	b := &treeBuild{}
-	p.building.Lock()
-	p.pending = b
-	p.building.Unlock()
 	view := calltree.View{Inverted: p.inverted, Order: p.order}
-	invalidate := u.win.Invalidate
-	go func() {
+	p.build.Start(func(ctx context.Context) (treeBuilt, error) {
 		src, err := calltree.NewSource(tr, prof, rng)
-		var st *calltree.Stack
-		var tree *calltree.Tree
-		if err == nil {
-			st = calltree.NewStack(src)
-			for _, t := range transforms {
-				if err = st.Push(t); err != nil {
-					break
-				}
-			}
-			tree = st.Tree(view)
+		if err != nil {
+			return treeBuilt{}, err
 		}
-		p.building.Lock()
-		b.done, b.stack, b.tree, b.err = true, st, tree, err
-		p.building.Unlock()
-		invalidate()
-	}()
+		st := calltree.NewStack(src)
+		for _, t := range transforms {
+			if ctx.Err() != nil {
+				return treeBuilt{}, ctx.Err()
+			}
+			if st, err = st.Push(t); err != nil {
+				return treeBuilt{}, err
+			}
+		}
+		return treeBuilt{stack: st, tree: st.Tree(view)}, nil
+	})
 }
 
-// push applies a transform on another goroutine.
-func (p *treePanel) push(u *ui, t calltree.Transform) {
+// push applies a transform in the background; the selected and expanded rows follow their nodes
+// through it.
+func (p *treePanel) push(t calltree.Transform) {
 	if p.stack == nil {
 		return
 	}
 	st := p.stack
 	view := calltree.View{Inverted: p.inverted, Order: p.order}
-	b := &treeBuild{}
-	p.building.Lock()
-	p.pending = b
-	p.building.Unlock()
-	invalidate := u.win.Invalidate
-	go func() {
-		err := st.Push(t)
-		tree := st.Tree(view)
-		p.building.Lock()
-		b.done, b.stack, b.tree, b.err = true, st, tree, err
-		p.building.Unlock()
-		invalidate()
-	}()
-	// The selection follows the node through the transform; expanded rows open afresh.
-	if p.selected != nil && !p.inverted {
-		p.selected = t.MapPath(p.selected, st.Functions())
-	} else {
+	p.build.Start(func(ctx context.Context) (treeBuilt, error) {
+		next, err := st.Push(t)
+		if err != nil {
+			return treeBuilt{}, err
+		}
+		return treeBuilt{stack: next, tree: next.Tree(view)}, nil
+	})
+	if p.inverted {
+		// Bottom-up paths run from the leaves: MapPath follows call paths only.
 		p.selected = nil
+		clear(p.expanded)
+		return
 	}
-	clear(p.expanded)
+	f := st.Functions()
+	if p.selected != nil {
+		p.selected = t.MapPath(p.selected, f)
+	}
+	mapped := make(map[string]calltree.Path, len(p.expanded))
+	for _, path := range p.expanded {
+		if q := t.MapPath(path, f); len(q) > 0 {
+			mapped[pathKey(q)] = q
+		}
+	}
+	p.expanded = mapped
 }
 
 // poll installs a finished build.
-func (p *treePanel) poll() {
-	p.building.Lock()
-	b := p.pending
-	if b == nil || !b.done {
-		p.building.Unlock()
+func (p *treePanel) poll(d *document) {
+	if d != p.doc {
 		return
 	}
-	p.pending = nil
-	p.building.Unlock()
-	if b.err != nil {
-		p.message = b.err.Error()
+	b, err, ok := p.build.Poll()
+	if !ok {
+		return
+	}
+	if err != nil {
+		p.message = err.Error()
 		return
 	}
 	p.message = ""
@@ -204,10 +234,41 @@ func (p *treePanel) setView(inverted bool, order calltree.Order) {
 	}
 	if inverted != p.inverted {
 		p.selected = nil
+		clear(p.expanded)
 	}
 	p.inverted, p.order = inverted, order
 	p.tree = p.stack.Tree(calltree.View{Inverted: inverted, Order: order})
 	p.refreshRows()
+}
+
+// rowName is a row's function as people tell functions apart: its name, then the script and
+// line:column where it starts ("(anonymous)  consumer.js:16:33"); a collapsed script is named
+// once, by its file.
+func rowName(f *calltree.Functions, fn calltree.FuncID) string {
+	name := f.Name(fn)
+	if f.IsResource(fn) {
+		return shortURL(name)
+	}
+	if name == "" {
+		name = "(anonymous)"
+	}
+	if url := f.URL(fn); url != "" {
+		name += "  " + sourcePosition(url, f.Line(fn), f.Column(fn))
+	}
+	return name
+}
+
+// sourcePosition is "file.js:16:33": the script's file name and a 0-based line and column shown
+// 1-based, as DevTools shows them; unknown positions are left out.
+func sourcePosition(url string, line, col int32) string {
+	s := shortURL(url)
+	if line >= 0 {
+		s += fmt.Sprintf(":%d", line+1)
+		if col >= 0 {
+			s += fmt.Sprintf(":%d", col+1)
+		}
+	}
+	return s
 }
 
 // refreshRows flattens the expanded part of the tree into rows. A fresh tree opens its heaviest
@@ -223,7 +284,8 @@ func (p *treePanel) refreshRows() {
 		n, depth := calltree.NoNode, 0
 		for kids := t.Roots(); len(kids) > 0 && depth < 8; depth++ {
 			n = kids[0]
-			p.expanded[f.PathString(t.Path(n))] = true
+			path := t.Path(n)
+			p.expanded[pathKey(path)] = path
 			kids = t.Children(n)
 		}
 	}
@@ -231,22 +293,14 @@ func (p *treePanel) refreshRows() {
 	total := t.Total()
 	walk = func(nodes []calltree.NodeID, depth int) {
 		for _, n := range nodes {
-			open := p.expanded[f.PathString(t.Path(n))]
+			open := p.isOpen(n)
 			running, self := t.Running(n), t.Self(n)
 			pct := 0.0
 			if total > 0 {
 				pct = 100 * float64(running) / float64(total)
 			}
-			fn := t.Func(n)
-			name := f.Name(fn)
-			if name == "" {
-				name = "(anonymous)"
-			}
-			if url := f.URL(fn); url != "" {
-				name += "  " + shortURL(url)
-			}
 			p.rows = append(p.rows, treeRow{
-				node: n, depth: depth, name: name, expandable: t.HasChildren(n), opened: open,
+				node: n, depth: depth, name: rowName(f, t.Func(n)), expandable: t.HasChildren(n), opened: open,
 				running: fmt.Sprintf("%.1f ms", float64(running.Microseconds())/1000),
 				self:    fmt.Sprintf("%.1f ms", float64(self.Microseconds())/1000),
 				pct:     fmt.Sprintf("%.1f%%", pct),
@@ -275,30 +329,38 @@ func (p *treePanel) selectedRow() int {
 }
 
 func (p *treePanel) toggle(n calltree.NodeID, open bool) {
-	key := p.tree.Functions().PathString(p.tree.Path(n))
+	path := p.tree.Path(n)
 	if open {
-		p.expanded[key] = true
+		p.expanded[pathKey(path)] = path
 	} else {
-		delete(p.expanded, key)
+		delete(p.expanded, pathKey(path))
 	}
 	p.refreshRows()
 }
 
 // onKey handles the tree's keys: arrows move and open, and Firefox Profiler's transform letters.
-func (p *treePanel) onKey(u *ui, e key.Event) {
-	if e.State != key.Press || p.tree == nil {
+func (p *treePanel) onKey(e env, ev key.Event) {
+	if ev.State != key.Press {
+		return
+	}
+	if ev.Name == key.NameEscape {
+		e.emit(focus{})
+		e.emit(clearSelection{})
+		return
+	}
+	if p.tree == nil {
 		return
 	}
 	sel := p.selectedRow()
-	switch e.Name {
+	switch ev.Name {
 	case key.NameDownArrow:
 		if sel+1 < len(p.rows) {
-			p.selectRow(u, sel+1)
+			p.selectRow(e, sel+1)
 		}
 		return
 	case key.NameUpArrow:
 		if sel > 0 {
-			p.selectRow(u, sel-1)
+			p.selectRow(e, sel-1)
 		}
 		return
 	case key.NameRightArrow:
@@ -309,7 +371,7 @@ func (p *treePanel) onKey(u *ui, e key.Event) {
 	case key.NameLeftArrow:
 		if sel >= 0 {
 			n := p.rows[sel].node
-			if p.expanded[p.tree.Functions().PathString(p.tree.Path(n))] {
+			if p.isOpen(n) {
 				p.toggle(n, false)
 			} else if par := p.tree.Parent(n); par != calltree.NoNode {
 				p.selected = p.tree.Path(par)
@@ -320,37 +382,37 @@ func (p *treePanel) onKey(u *ui, e key.Event) {
 	if sel < 0 {
 		return
 	}
-	shift := e.Modifiers.Contain(key.ModShift)
+	shift := ev.Modifiers.Contain(key.ModShift)
 	for _, tk := range transformKeys {
-		if string(e.Name) == tk.key && shift == tk.shift {
-			p.applyKind(u, tk.kind, p.rows[sel].node)
+		if string(ev.Name) == tk.key && shift == tk.shift {
+			p.applyKind(tk.kind, p.rows[sel].node)
 			return
 		}
 	}
 }
 
-func (p *treePanel) applyKind(u *ui, k calltree.Kind, n calltree.NodeID) {
+func (p *treePanel) applyKind(k calltree.Kind, n calltree.NodeID) {
 	t, ok := calltree.TransformFor(k, p.tree, n)
 	if !ok {
 		p.message = "That transform does not apply to this node in this view."
 		return
 	}
-	p.push(u, t)
+	p.push(t)
 }
 
-func (p *treePanel) selectRow(u *ui, i int) {
+func (p *treePanel) selectRow(e env, i int) {
 	p.selected = p.tree.Path(p.rows[i].node)
-	u.panel.highlightFunction(u, p.tree.Functions(), p.tree.Func(p.rows[i].node))
+	e.emit(highlightFunc{funcs: p.tree.Functions(), fn: p.tree.Func(p.rows[i].node)})
 	if i < p.list.Position.First || i >= p.list.Position.First+p.list.Position.Count-1 {
 		p.list.Position.First = max(0, i-3)
 		p.list.Position.Offset = 0
 	}
 }
 
-var treeKeyNames = []key.Name{key.NameUpArrow, key.NameDownArrow, key.NameLeftArrow, key.NameRightArrow, "F", "M", "P", "D", "R", "C"}
+var treeKeyNames = []key.Name{key.NameUpArrow, key.NameDownArrow, key.NameLeftArrow, key.NameRightArrow,
+	key.NameEscape, "F", "M", "P", "D", "R", "C"}
 
-func (p *treePanel) layout(gtx layout.Context, u *ui) layout.Dimensions {
-	p.poll()
+func (p *treePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 	for p.tabTree.Clicked(gtx) {
 		p.setView(false, p.order)
 	}
@@ -376,41 +438,53 @@ func (p *treePanel) layout(gtx layout.Context, u *ui) layout.Dimensions {
 		if !ok {
 			break
 		}
-		switch e := ev.(type) {
+		switch ev := ev.(type) {
 		case key.Event:
-			p.onKey(u, e)
+			p.onKey(e, ev)
 		case pointer.Event:
-			gtx.Execute(key.FocusCmd{Tag: p})
+			e.emit(focus{tag: p})
 		}
 	}
 	area := clip.Rect{Max: gtx.Constraints.Max}.Push(gtx.Ops)
 	event.Op(gtx.Ops, p)
 	area.Pop()
 
+	above := 0
+	measured := func(w layout.Widget) layout.Widget {
+		return func(gtx layout.Context) layout.Dimensions {
+			dims := w(gtx)
+			above += dims.Size.Y
+			return dims
+		}
+	}
 	return layout.Flex{Axis: layout.Vertical}.Layout(gtx,
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, u) }),
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return p.layoutCrumbs(gtx, u) }),
-		layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return p.layoutTable(gtx, u) }),
+		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) })),
+		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutCrumbs(gtx, e) })),
+		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutColumns(gtx, e) })),
+		layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
+			p.tableY = above
+			return p.layoutTable(gtx, e)
+		}),
 	)
 }
 
-func (p *treePanel) layoutHeader(gtx layout.Context, u *ui) layout.Dimensions {
+func (p *treePanel) layoutHeader(gtx layout.Context, e env) layout.Dimensions {
 	tab := func(c *widget.Clickable, s string, on bool) layout.FlexChild {
 		return layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 			if on {
 				s = "● " + s
 			}
-			return u.smallButton(gtx, c, s)
+			return e.th.Button(gtx, c, s)
 		})
 	}
 	what := ""
-	if d := u.doc; d != nil && p.profile >= 0 {
+	if d := e.doc; d != nil && p.profile >= 0 {
 		what = calltree.ProfileLabel(d.trace, p.profile)
 		if p.rng != calltree.AllTime {
 			what += fmt.Sprintf(" · range %s", formatDuration(p.rng.End-p.rng.Start))
 		}
 		if p.tree != nil {
-			what += fmt.Sprintf(" · %s in %d samples", formatDuration(float64(p.tree.Total().Microseconds())), p.tree.Samples())
+			what += fmt.Sprintf(" · %s in %s", formatDuration(float64(p.tree.Total().Microseconds())), plural(p.tree.Samples(), "sample", "samples"))
 		}
 	}
 	gap := layout.Rigid(layout.Spacer{Width: unit.Dp(4)}.Layout)
@@ -422,12 +496,12 @@ func (p *treePanel) layoutHeader(gtx layout.Context, u *ui) layout.Dimensions {
 			tab(&p.sortSelf, "Self", p.order == calltree.BySelf), gap,
 			tab(&p.sortName, "Name", p.order == calltree.ByName),
 			layout.Rigid(layout.Spacer{Width: unit.Dp(12)}.Layout),
-			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return u.mutedLabel(gtx, what) }),
+			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return e.th.MutedLabel(gtx, what) }),
 		)
 	})
 }
 
-func (p *treePanel) layoutCrumbs(gtx layout.Context, u *ui) layout.Dimensions {
+func (p *treePanel) layoutCrumbs(gtx layout.Context, e env) layout.Dimensions {
 	if p.stack == nil {
 		return layout.Dimensions{}
 	}
@@ -438,9 +512,8 @@ func (p *treePanel) layoutCrumbs(gtx layout.Context, u *ui) layout.Dimensions {
 	for i := 0; i <= len(ts); i++ {
 		for p.crumbs[i].Clicked(gtx) {
 			if i < len(ts) {
-				st := p.stack
-				st.Truncate(i)
-				p.tree = st.Tree(calltree.View{Inverted: p.inverted, Order: p.order})
+				p.stack = p.stack.Truncate(i)
+				p.tree = p.stack.Tree(calltree.View{Inverted: p.inverted, Order: p.order})
 				p.refreshRows()
 				return layout.Dimensions{}
 			}
@@ -448,19 +521,19 @@ func (p *treePanel) layoutCrumbs(gtx layout.Context, u *ui) layout.Dimensions {
 	}
 	f := p.stack.Functions()
 	children := []layout.FlexChild{layout.Rigid(func(gtx layout.Context) layout.Dimensions {
-		return u.smallButton(gtx, &p.crumbs[0], "Complete")
+		return e.th.Button(gtx, &p.crumbs[0], "Complete")
 	})}
 	for i, t := range ts {
 		children = append(children, layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 			return layout.Inset{Left: unit.Dp(4)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
-				return u.smallButton(gtx, &p.crumbs[i+1], "› "+t.Label(f))
+				return e.th.Button(gtx, &p.crumbs[i+1], "› "+t.Label(f))
 			})
 		}))
 	}
 	if p.message != "" {
 		children = append(children, layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 			return layout.Inset{Left: unit.Dp(8)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
-				return u.drawText(gtx, p.message, u.colors.warn)
+				return e.th.DrawText(gtx, p.message, e.th.Warn)
 			})
 		}))
 	}
@@ -469,17 +542,53 @@ func (p *treePanel) layoutCrumbs(gtx layout.Context, u *ui) layout.Dimensions {
 	})
 }
 
-func (p *treePanel) layoutTable(gtx layout.Context, u *ui) layout.Dimensions {
+// treeColumns are the table's column titles, above the cells layoutTable draws.
+var treeColumns = [...]string{"Running time", "Self time", "Total", "Function"}
+
+// columnWidthDp is the width of each figure column.
+const columnWidthDp = 84
+
+func columnWidth(gtx layout.Context) int { return gtx.Dp(columnWidthDp) }
+
+// layoutColumns draws the column titles.
+func (p *treePanel) layoutColumns(gtx layout.Context, e env) layout.Dimensions {
+	p.columnsShown = p.tree != nil
+	if p.tree == nil {
+		return layout.Dimensions{}
+	}
+	rowH, colW := gtx.Dp(18), columnWidth(gtx)
+	size := image.Pt(gtx.Constraints.Max.X, rowH)
+	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Min: image.Pt(0, rowH-1), Max: size}.Op())
+	for i, title := range treeColumns {
+		x := i * colW
+		w := colW - gtx.Dp(6)
+		if i == len(treeColumns)-1 {
+			x += gtx.Dp(8)
+			w = max(0, size.X-x)
+		}
+		off := op.Offset(image.Pt(x, 0)).Push(gtx.Ops)
+		g := gtx
+		g.Constraints = layout.Exact(image.Pt(w, rowH))
+		if i == len(treeColumns)-1 {
+			e.th.MutedLabel(g, title)
+		} else {
+			layout.E.Layout(g, func(gtx layout.Context) layout.Dimensions { return e.th.MutedLabel(gtx, title) })
+		}
+		off.Pop()
+	}
+	return layout.Dimensions{Size: size}
+}
+
+func (p *treePanel) layoutTable(gtx layout.Context, e env) layout.Dimensions {
 	t := p.tree
 	if t == nil {
 		return layout.UniformInset(unit.Dp(8)).Layout(gtx, func(gtx layout.Context) layout.Dimensions {
 			if p.message != "" {
-				return u.mutedLabel(gtx, p.message)
+				return e.th.MutedLabel(gtx, p.message)
 			}
-			return u.mutedLabel(gtx, "Building the call tree…")
+			return e.th.MutedLabel(gtx, "Building the call tree…")
 		})
 	}
-	f := t.Functions()
 	sel := p.selectedRow()
 	for i := range p.rows {
 		if i >= len(p.rowClick) {
@@ -491,17 +600,17 @@ func (p *treePanel) layoutTable(gtx layout.Context, u *ui) layout.Dimensions {
 				break
 			}
 			if ev.NumClicks >= 2 {
-				p.toggle(p.rows[i].node, !p.expanded[f.PathString(t.Path(p.rows[i].node))])
+				p.toggle(p.rows[i].node, !p.isOpen(p.rows[i].node))
 			} else {
-				p.selectRow(u, i)
+				p.selectRow(e, i)
 			}
-			gtx.Execute(key.FocusCmd{Tag: p})
+			e.emit(focus{tag: p})
 		}
 	}
 	p.list.Axis = layout.Vertical
 	rowH := gtx.Dp(18)
-	colW := gtx.Dp(78)
-	dims := layoutList(gtx, u, &p.list, len(p.rows), func(gtx layout.Context, i int) layout.Dimensions {
+	colW := columnWidth(gtx)
+	dims := e.th.List(gtx, &p.list, len(p.rows), func(gtx layout.Context, i int) layout.Dimensions {
 		r := p.rows[i]
 		n := r.node
 		return p.rowClick[i].Layout(gtx, func(gtx layout.Context) layout.Dimensions {
@@ -511,14 +620,14 @@ func (p *treePanel) layoutTable(gtx layout.Context, u *ui) layout.Dimensions {
 				if !ok {
 					break
 				}
-				if e, ok := ev.(pointer.Event); ok && e.Buttons.Contain(pointer.ButtonSecondary) {
+				if pe, ok := ev.(pointer.Event); ok && pe.Buttons.Contain(pointer.ButtonSecondary) {
 					p.selected = t.Path(n)
-					p.menu = treeMenu{shown: true, node: n, at: image.Pt(int(e.Position.X), 0)}
+					p.menu = treeMenu{shown: true, node: n}
 				}
 			}
 			size := image.Pt(gtx.Constraints.Max.X, rowH)
 			if i == sel {
-				paint.FillShape(gtx.Ops, u.colors.button, clip.Rect{Max: size}.Op())
+				paint.FillShape(gtx.Ops, e.th.Control, clip.Rect{Max: size}.Op())
 			}
 			area := clip.Rect{Max: size}.Push(gtx.Ops)
 			event.Op(gtx.Ops, &p.rowClick[i])
@@ -527,7 +636,7 @@ func (p *treePanel) layoutTable(gtx layout.Context, u *ui) layout.Dimensions {
 				stack := op.Offset(image.Pt(x, 0)).Push(gtx.Ops)
 				g := gtx
 				g.Constraints = layout.Exact(image.Pt(colW-gtx.Dp(6), rowH))
-				layout.E.Layout(g, func(gtx layout.Context) layout.Dimensions { return u.label(gtx, s) })
+				layout.E.Layout(g, func(gtx layout.Context) layout.Dimensions { return e.th.Label(gtx, s) })
 				stack.Pop()
 			}
 			cell(0, r.running)
@@ -541,54 +650,48 @@ func (p *treePanel) layoutTable(gtx layout.Context, u *ui) layout.Dimensions {
 					arrow = "▼ "
 				}
 			}
-			name := r.name
 			stack := op.Offset(image.Pt(indent, 0)).Push(gtx.Ops)
 			g := gtx
 			g.Constraints = layout.Exact(image.Pt(max(0, gtx.Constraints.Max.X-indent), rowH))
-			u.label(g, arrow+name)
+			e.th.Label(g, arrow+r.name)
 			stack.Pop()
 			return layout.Dimensions{Size: size}
 		})
 	})
-	p.layoutMenu(gtx, u)
+	p.layoutMenu(gtx, e)
 	return dims
 }
 
 // layoutMenu draws the transform menu of the right-clicked row.
-func (p *treePanel) layoutMenu(gtx layout.Context, u *ui) {
+func (p *treePanel) layoutMenu(gtx layout.Context, e env) {
 	if !p.menu.shown || p.tree == nil {
 		return
 	}
 	for i := range transformKeys {
 		for p.menu.items[i].Clicked(gtx) {
 			p.menu.shown = false
-			p.applyKind(u, transformKeys[i].kind, p.menu.node)
+			p.applyKind(transformKeys[i].kind, p.menu.node)
 		}
 	}
 	if !p.menu.shown {
 		return
 	}
-	m := op.Record(gtx.Ops)
-	g := gtx
-	g.Constraints.Min = image.Point{}
-	dims := layout.UniformInset(unit.Dp(4)).Layout(g, func(gtx layout.Context) layout.Dimensions {
-		children := make([]layout.FlexChild, len(transformKeys))
-		for i, tk := range transformKeys {
-			children[i] = layout.Rigid(func(gtx layout.Context) layout.Dimensions {
-				return p.menu.items[i].Layout(gtx, func(gtx layout.Context) layout.Dimensions {
-					return layout.UniformInset(unit.Dp(3)).Layout(gtx, func(gtx layout.Context) layout.Dimensions {
-						return u.label(gtx, tk.label)
+	defer op.Offset(image.Pt(gtx.Dp(240), gtx.Dp(4))).Push(gtx.Ops).Pop()
+	e.th.Card(gtx, func(gtx layout.Context) layout.Dimensions {
+		return layout.UniformInset(unit.Dp(4)).Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+			children := make([]layout.FlexChild, len(transformKeys))
+			for i, tk := range transformKeys {
+				children[i] = layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+					return p.menu.items[i].Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+						return layout.UniformInset(unit.Dp(3)).Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+							return e.th.Label(gtx, tk.label)
+						})
 					})
 				})
-			})
-		}
-		return layout.Flex{Axis: layout.Vertical}.Layout(gtx, children...)
+			}
+			return layout.Flex{Axis: layout.Vertical}.Layout(gtx, children...)
+		})
 	})
-	call := m.Stop()
-	defer op.Offset(image.Pt(gtx.Dp(240), gtx.Dp(4))).Push(gtx.Ops).Pop()
-	paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: dims.Size}.Op())
-	paint.FillShape(gtx.Ops, u.colors.border, clip.Stroke{Path: clip.Rect{Max: dims.Size}.Path(), Width: 1}.Op())
-	call.Add(gtx.Ops)
 }
 
 // shortURL keeps the last path element of a script URL, which is what tells scripts apart.
@@ -599,4 +702,12 @@ func shortURL(url string) string {
 		}
 	}
 	return url
+}
+
+// plural writes a count with its noun: "1 sample", "2 samples".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

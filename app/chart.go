@@ -27,6 +27,11 @@ const (
 	momentumStopPx = 20.0 // px/s below which a fling stops
 	clickSlopPx    = 4    // a press and release closer than this is a click, not a drag
 	doubleClick    = 400 * time.Millisecond
+	// maxFlingPxPerS caps a fling: pointer events a millisecond apart can make a drag look far
+	// faster than the hand was.
+	maxFlingPxPerS = 6000
+	// zoomGesturePause is the pause between wheel events that ends one zoom gesture.
+	zoomGesturePause = 400 * time.Millisecond
 )
 
 // chart is the time ruler and the track area: it turns pointer input into viewport changes and
@@ -45,8 +50,8 @@ type chart struct {
 	drag struct {
 		active, moved, rangeSelect bool
 		start, last                f32.Point
-		lastTime                   time.Time
-		velocity                   float64 // px/s, along x
+		lastTime                   time.Duration // the pointer event's own timestamp
+		velocity                   float64       // px/s, along x
 	}
 	lastPress     time.Time
 	lastPressAt   f32.Point
@@ -54,7 +59,15 @@ type chart struct {
 	rulerHeight   int
 	pointerInside bool // the pointer is over the chart, so the chrome gets no pointer input
 	size          image.Point
+	origin        image.Point // the chart's top-left in the window, for the test state
 	tooltipAnchor f32.Point
+	// hoverView is the view the hover was found in: when the view moves under a still pointer
+	// (a search jump, a key zoom), the hovered entry is no longer under it.
+	hoverView   timeline.View
+	hoverScroll float64
+	lastZoom    time.Time // the last wheel zoom, to tell one zoom gesture from the next
+	// sticky is the track whose name is kept at the top in the last frame, -1 for none.
+	sticky timeline.TrackID
 }
 
 // chartKey is everything a painted chart depends on; equal keys paint equal pixels.
@@ -83,12 +96,12 @@ func (c *chart) reset() {
 
 func (c *chart) invalidate() { c.dirty = true }
 
-func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
+func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	size := gtx.Constraints.Max
 	c.size = size
-	d := u.doc
+	d := e.doc
 	if d == nil {
-		paint.FillShape(gtx.Ops, u.colors.chart.Background, clip.Rect{Max: size}.Op())
+		paint.FillShape(gtx.Ops, e.th.Chart.Background, clip.Rect{Max: size}.Op())
 		return layout.Dimensions{Size: size}
 	}
 	if c.builder == nil {
@@ -100,9 +113,12 @@ func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
 	d.view.SetSize(float64(size.X), float64(size.Y-c.rulerHeight))
 	d.view.SetContentHeight(d.model.ContentHeight())
 
-	c.handlePointer(gtx, u, d)
+	c.handlePointer(gtx, e, d)
+	if e.navigating {
+		c.fling = 0 // a navigation key takes over from a fling
+	}
 	if c.fling != 0 {
-		dt := u.frameDt.Seconds()
+		dt := e.dt.Seconds()
 		before := d.view.View()
 		d.view.Pan(-c.fling * dt)
 		c.fling *= math.Exp(-momentumDecay * dt)
@@ -112,16 +128,19 @@ func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
 		}
 		gtx.Execute(op.InvalidateCmd{})
 	}
+	if d.hover.Kind != timeline.HitNone && (d.view.View() != c.hoverView || d.view.ScrollY() != c.hoverScroll) {
+		d.hover = noHit
+	}
 
 	key := chartKey{
 		view: d.view.View(), scrollY: d.view.ScrollY(), size: size, selected: d.selected,
 		hoverKind: d.hover.Kind, hoverSpan: d.hover.Span, hoverTrack: d.hover.Track, hoverGroup: d.hover.Group,
-		search: d.marked(), rangeStart: d.rangeStart, rangeEnd: d.rangeEnd, theme: u.colors.chart,
+		search: d.marked(), rangeStart: d.rangeStart, rangeEnd: d.rangeEnd, theme: e.th.Chart,
 		layoutH: d.model.ContentHeight(), doc: d,
 	}
 	if c.dirty || key != c.cacheKey {
 		c.builder.Build(&c.list, d.view, &render.Frame{
-			Width: size.X, Height: size.Y, Theme: u.colors.chart, Selection: d.selected, Hover: d.hover,
+			Width: size.X, Height: size.Y, Theme: e.th.Chart, Selection: d.selected, Hover: d.hover,
 			Search: d.marked(), RangeStart: d.rangeStart, RangeEnd: d.rangeEnd,
 		})
 		c.cacheOps.Reset()
@@ -139,12 +158,13 @@ func (c *chart) layout(gtx layout.Context, u *ui) layout.Dimensions {
 		pointer.CursorGrabbing.Add(gtx.Ops)
 	}
 	clipArea.Pop()
-	c.layoutTooltip(gtx, u, d)
+	c.layoutStickyTitle(gtx, e, d)
+	c.layoutTooltip(gtx, e, d)
 	return layout.Dimensions{Size: size}
 }
 
 // handlePointer turns the chart's pointer events into navigation, hover and selection.
-func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
+func (c *chart) handlePointer(gtx layout.Context, env env, d *document) {
 	for {
 		ev, ok := gtx.Event(pointerFilter(c, pointer.Move|pointer.Press|pointer.Drag|pointer.Release|
 			pointer.Scroll|pointer.Enter|pointer.Leave|pointer.Cancel))
@@ -161,23 +181,23 @@ func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
 		case pointer.Move:
 			c.hoverAt(d, e.Position, chartY)
 		case pointer.Leave, pointer.Cancel:
-			d.hover = timeline.Hit{Kind: timeline.HitNone, Group: -1, Track: -1, Entry: timeline.NoEntry}
+			d.hover = noHit
 			d.hoverX = -1
 			c.drag.active = false
 		case pointer.Scroll:
 			c.fling = 0
-			c.onScroll(d, e, u.settings.WheelZooms)
+			c.onScroll(d, e, env.settings.WheelZooms, env.now)
 			c.hoverAt(d, e.Position, chartY)
 		case pointer.Press:
-			gtx.Execute(key.FocusCmd{Tag: u})
+			env.emit(focus{})
 			c.fling = 0
 			if e.Buttons.Contain(pointer.ButtonSecondary) {
-				c.onSecondaryClick(u, d, e.Position, chartY)
+				c.onSecondaryClick(env, d, e.Position, chartY)
 				continue
 			}
 			c.drag.active, c.drag.moved = true, false
 			c.drag.rangeSelect = e.Modifiers.Contain(key.ModShift)
-			c.drag.start, c.drag.last, c.drag.lastTime = e.Position, e.Position, time.Now()
+			c.drag.start, c.drag.last, c.drag.lastTime = e.Position, e.Position, e.Time
 			c.drag.velocity = 0
 		case pointer.Drag:
 			if !c.drag.active {
@@ -192,18 +212,17 @@ func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
 			if !c.drag.moved {
 				continue
 			}
-			now := time.Now()
+			now := e.Time
 			dx := float64(e.Position.X - c.drag.last.X)
 			dy := float64(e.Position.Y - c.drag.last.Y)
 			if c.drag.rangeSelect {
 				a := d.view.PxToTime(float64(c.drag.start.X))
 				b := d.view.PxToTime(float64(e.Position.X))
-				d.rangeStart, d.rangeEnd = math.Min(a, b), math.Max(a, b)
-				u.panel.rangeChanged(u)
+				env.emit(setRange{start: a, end: b})
 			} else {
 				d.view.Pan(-dx)
 				d.view.ScrollBy(-dy)
-				if dt := now.Sub(c.drag.lastTime).Seconds(); dt > 0 {
+				if dt := (now - c.drag.lastTime).Seconds(); dt > 0 {
 					// A smoothed velocity, so one jittery event does not decide the fling.
 					c.drag.velocity = 0.6*c.drag.velocity + 0.4*(dx/dt)
 				}
@@ -216,19 +235,16 @@ func (c *chart) handlePointer(gtx layout.Context, u *ui, d *document) {
 			}
 			c.drag.active = false
 			if c.drag.moved {
-				if !c.drag.rangeSelect && time.Since(c.drag.lastTime) < 80*time.Millisecond &&
+				if !c.drag.rangeSelect && e.Time-c.drag.lastTime < 80*time.Millisecond &&
 					math.Abs(c.drag.velocity) > 200 {
-					c.fling = c.drag.velocity
+					c.fling = max(-maxFlingPxPerS, min(c.drag.velocity, maxFlingPxPerS))
 					gtx.Execute(op.InvalidateCmd{})
 				}
 				continue
 			}
-			double := time.Since(c.lastPress) < doubleClick && dist(e.Position, c.lastPressAt) < clickSlopPx
-			c.lastPress, c.lastPressAt = time.Now(), e.Position
-			c.onClick(u, d, e.Position, chartY, double)
-			// The panels above and below were laid out before the chart in this frame (Flex lays out
-			// rigid children first), so they see the new selection in the next one.
-			gtx.Execute(op.InvalidateCmd{})
+			double := env.now.Sub(c.lastPress) < doubleClick && dist(e.Position, c.lastPressAt) < clickSlopPx
+			c.lastPress, c.lastPressAt = env.now, e.Position
+			c.onClick(env, d, e.Position, chartY, double)
 		}
 	}
 }
@@ -237,10 +253,14 @@ func dist(a, b f32.Point) float32 {
 	return float32(math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)))
 }
 
+// noHit is the hover when the pointer is over nothing.
+var noHit = timeline.Hit{Kind: timeline.HitNone, Group: -1, Track: -1, Entry: timeline.NoEntry}
+
 func (c *chart) hoverAt(d *document, p f32.Point, chartY float64) {
 	d.hoverX, d.hoverY = float64(p.X), chartY
+	c.hoverView, c.hoverScroll = d.view.View(), d.view.ScrollY()
 	if chartY < 0 {
-		d.hover = timeline.Hit{Kind: timeline.HitNone, Group: -1, Track: -1, Entry: timeline.NoEntry}
+		d.hover = noHit
 		return
 	}
 	d.hover = d.model.HitTest(d.view, float64(p.X), chartY, c.builder.Style.MinBarPx)
@@ -251,7 +271,7 @@ func (c *chart) hoverAt(d *document, p f32.Point, chartY float64) {
 // cursor, shift+wheel pans, the wheel scrolls the tracks. Classic (wheelZooms): the wheel, with or
 // without ctrl/cmd, zooms at the cursor and shift+wheel scrolls the tracks. In both, a horizontal
 // delta (trackpad swipe, tilt wheel) pans.
-func (c *chart) onScroll(d *document, e pointer.Event, wheelZooms bool) {
+func (c *chart) onScroll(d *document, e pointer.Event, wheelZooms bool, now time.Time) {
 	sx, sy := float64(e.Scroll.X), float64(e.Scroll.Y)
 	shortcut, shift := e.Modifiers.Contain(key.ModShortcut), e.Modifiers.Contain(key.ModShift)
 	if shift && sy == 0 {
@@ -261,6 +281,12 @@ func (c *chart) onScroll(d *document, e pointer.Event, wheelZooms bool) {
 	}
 	switch {
 	case sy != 0 && (shortcut || (wheelZooms && !shift && math.Abs(sy) >= math.Abs(sx))):
+		// A pause between wheel events starts a new zoom gesture: the view before it is one step
+		// back (Alt+←).
+		if now.Sub(c.lastZoom) > zoomGesturePause {
+			d.view.Mark()
+		}
+		c.lastZoom = now
 		d.view.ZoomAt(float64(e.Position.X), math.Exp(sy*wheelZoomRate))
 	case sy != 0 && shift && wheelZooms:
 		d.view.ScrollBy(sy * 2)
@@ -274,7 +300,7 @@ func (c *chart) onScroll(d *document, e pointer.Event, wheelZooms bool) {
 }
 
 // onClick selects what was clicked, toggles a header, or zooms to an entry on a double click.
-func (c *chart) onClick(u *ui, d *document, p f32.Point, chartY float64, double bool) {
+func (c *chart) onClick(e env, d *document, p f32.Point, chartY float64, double bool) {
 	if chartY < 0 {
 		return
 	}
@@ -283,11 +309,12 @@ func (c *chart) onClick(u *ui, d *document, p f32.Point, chartY float64, double 
 	case timeline.HitGroupHeader:
 		g := &d.model.Groups[h.Group]
 		d.model.SetGroupCollapsed(h.Group, !g.Collapsed)
+		e.emit(tracksChanged{})
 	case timeline.HitTrackHeader:
 		t := &d.model.Tracks[h.Track]
 		d.model.SetTrackCollapsed(h.Track, !t.Collapsed)
+		e.emit(tracksChanged{})
 	case timeline.HitEntry:
-		d.selectHit(h)
 		if double {
 			if h.Span.Merged() {
 				d.view.ZoomToRange(h.Span.Start, h.Span.End)
@@ -295,16 +322,15 @@ func (c *chart) onClick(u *ui, d *document, p f32.Point, chartY float64, double 
 				d.view.ZoomToEntry(d.model.EntryStart(h.Entry), d.model.EntryEnd(h.Entry))
 			}
 		}
-		u.panel.selectionChanged(u)
+		e.emit(selectHit{hit: h})
 	default:
-		d.clearSelection()
-		u.panel.selectionChanged(u)
+		e.emit(selectHit{hit: h})
 	}
 	c.invalidate()
 }
 
 // onSecondaryClick hides the process or thread whose header was right-clicked.
-func (c *chart) onSecondaryClick(u *ui, d *document, p f32.Point, chartY float64) {
+func (c *chart) onSecondaryClick(e env, d *document, p f32.Point, chartY float64) {
 	if chartY < 0 {
 		return
 	}
@@ -315,14 +341,52 @@ func (c *chart) onSecondaryClick(u *ui, d *document, p f32.Point, chartY float64
 	case timeline.HitTrackHeader:
 		d.model.SetTrackHidden(h.Track, true)
 	}
-	c.invalidate()
+	e.emit(tracksChanged{})
+}
+
+// stickyTrack is the track whose header is scrolled above the top of the chart while its levels
+// are still on show, -1 when there is none.
+func stickyTrack(d *document) timeline.TrackID {
+	top := d.view.ScrollY()
+	m := d.model
+	for i := range m.Tracks {
+		t := &m.Tracks[i]
+		if t.Shown && t.Y < top && t.Y+t.Height > top+m.Style.RowHeight {
+			return timeline.TrackID(i)
+		}
+	}
+	return -1
+}
+
+// layoutStickyTitle keeps the name of a track scrolled deep into at the top of the chart, where
+// its header would be.
+func (c *chart) layoutStickyTitle(gtx layout.Context, e env, d *document) {
+	id := stickyTrack(d)
+	c.sticky = id
+	if id < 0 {
+		return
+	}
+	t := &d.model.Tracks[id]
+	title := t.Title
+	if g := &d.model.Groups[t.Group]; g.Title() != "" {
+		title = g.Title() + " › " + title
+	}
+	defer op.Offset(image.Pt(0, c.rulerHeight)).Push(gtx.Ops).Pop()
+	h := int(d.model.Style.TrackHeaderHeight)
+	g := gtx
+	g.Constraints = layout.Exact(image.Pt(c.size.X, h))
+	paint.FillShape(gtx.Ops, e.th.Chart.Background, clip.Rect{Max: g.Constraints.Max}.Op())
+	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Min: image.Pt(0, h-1), Max: g.Constraints.Max}.Op())
+	layout.Inset{Left: unit.Dp(8)}.Layout(g, func(gtx layout.Context) layout.Dimensions {
+		return e.th.Label(gtx, title)
+	})
 }
 
 // layoutTooltip shows name, duration and URL of the entry under the pointer.
-func (c *chart) layoutTooltip(gtx layout.Context, u *ui, d *document) {
+func (c *chart) layoutTooltip(gtx layout.Context, e env, d *document) {
 	// No tooltip while the view moves under the pointer: it would name a different entry every
 	// frame, and its freshly shaped text is the most expensive thing to draw on software GL.
-	if d.hover.Kind != timeline.HitEntry || c.drag.active || c.fling != 0 || u.nav.active() {
+	if d.hover.Kind != timeline.HitEntry || c.drag.active || c.fling != 0 || e.navigating {
 		return
 	}
 	lines := tooltipLines(d, d.hover)
@@ -335,9 +399,9 @@ func (c *chart) layoutTooltip(gtx layout.Context, u *ui, d *document) {
 		for i, l := range lines {
 			children = append(children, layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 				if i == 0 {
-					return u.label(gtx, l)
+					return e.th.Label(gtx, l)
 				}
-				return u.mutedLabel(gtx, l)
+				return e.th.MutedLabel(gtx, l)
 			}))
 		}
 		return layout.Flex{Axis: layout.Vertical}.Layout(gtx, children...)
@@ -351,8 +415,8 @@ func (c *chart) layoutTooltip(gtx layout.Context, u *ui, d *document) {
 		at.Y = max(0, int(c.tooltipAnchor.Y)-dims.Size.Y-6)
 	}
 	defer op.Offset(at).Push(gtx.Ops).Pop()
-	paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: dims.Size}.Op())
-	paint.FillShape(gtx.Ops, u.colors.border, clip.Stroke{Path: clip.Rect{Max: dims.Size}.Path(), Width: 1}.Op())
+	paint.FillShape(gtx.Ops, e.th.Panel, clip.Rect{Max: dims.Size}.Op())
+	paint.FillShape(gtx.Ops, e.th.Border, clip.Stroke{Path: clip.Rect{Max: dims.Size}.Path(), Width: 1}.Op())
 	call.Add(gtx.Ops)
 }
 
@@ -377,8 +441,11 @@ func tooltipLines(d *document, h timeline.Hit) []string {
 }
 
 // formatDuration prints µs the way DevTools does: µs below a millisecond, ms below a second, s above.
+// Nothing at all is "0 µs", not "0.00 µs".
 func formatDuration(us float64) string {
 	switch {
+	case us < 0.005:
+		return "0 µs"
 	case us < 1:
 		return fmt.Sprintf("%.2f µs", us)
 	case us < 1000:

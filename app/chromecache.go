@@ -6,6 +6,7 @@ import (
 	"gioui.org/layout"
 	"gioui.org/op"
 
+	"flamedesk/app/theme"
 	"flamedesk/core/calltree"
 	"flamedesk/timeline"
 )
@@ -44,7 +45,7 @@ func (c *opCache) layout(gtx layout.Context, key chromeKey, fresh bool, draw fun
 // chromeKey is what the chrome shows, as far as it can change without an input event reaching it.
 type chromeKey struct {
 	size            image.Point
-	colors          chrome
+	colors          theme.Colors
 	doc             *document
 	model           *timeline.Model
 	contentH        float64
@@ -56,7 +57,7 @@ type chromeKey struct {
 	rangeS, rangeE  float64
 	search, marked  *timeline.SearchResult
 	searchIndex     int
-	loadErr         string
+	banner          string
 	tree            *calltree.Tree
 	rows, treeSel   int
 	crumbs          int
@@ -66,15 +67,15 @@ type chromeKey struct {
 	listTop, detTop int
 	warningsShown   bool
 	dialogPending   bool
+	copied          string
 }
 
 func (u *ui) chromeKey(size image.Point) chromeKey {
-	k := chromeKey{size: size, colors: u.colors, settings: u.settings, busy: u.timingBusy,
-		loadErr: u.loadErr, panelH: u.panel.heightDp, warningsShown: u.status.warningsShown}
-	u.dialog.mu.Lock()
-	k.dialogPending = u.dialog.pending
-	u.dialog.mu.Unlock()
+	k := chromeKey{size: size, colors: u.th.Colors, settings: u.settings,
+		banner: u.banner, panelH: u.panel.heightDp, warningsShown: u.status.warningsShown,
+		dialogPending: u.dialog.Busy()}
 	if d := u.doc; d != nil {
+		k.busy = d.timing.busy()
 		k.doc, k.model, k.contentH = d, d.model, d.model.ContentHeight()
 		k.selected, k.merged, k.span = d.selected, d.selectedIsMerge, d.selectedSpan
 		k.rangeS, k.rangeE = d.rangeStart, d.rangeEnd
@@ -86,5 +87,6 @@ func (u *ui) chromeKey(size image.Point) chromeKey {
 		k.crumbs = tp.stack.Len()
 	}
 	k.listTop, k.detTop = tp.list.Position.First, u.panel.details.list.Position.First
+	k.copied = u.panel.details.copied
 	return k
 }

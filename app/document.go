@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"time"
 
 	"flamedesk/core"
@@ -36,6 +37,9 @@ type document struct {
 
 	timing timing
 }
+
+// timeNow is the clock of the recent list, a variable so that nothing else needs one.
+var timeNow = time.Now
 
 func newDocument(name, path string, tr *core.Trace, m *timeline.Model, elapsed time.Duration) *document {
 	lo, hi := m.Bounds()
@@ -129,4 +133,64 @@ func (d *document) setModel(m *timeline.Model) {
 	m.Relayout()
 	d.clearSelection()
 	d.search, d.searchIndex, d.highlight = nil, -1, nil
+}
+
+// stepSearch moves to the next (dir 1) or previous (dir -1) match; ok is false when there is none.
+func (d *document) stepSearch(dir int) (timeline.EntryRef, bool) {
+	r := d.search
+	if r == nil || r.Len() == 0 {
+		return timeline.NoEntry, false
+	}
+	switch {
+	case d.searchIndex < 0:
+		// Start at the first match at or after the left edge of the view, as DevTools does.
+		d.searchIndex = r.FirstAfter(d.model, d.view.Start())
+		if dir < 0 {
+			d.searchIndex = r.Prev(d.searchIndex)
+		}
+	case dir > 0:
+		d.searchIndex = r.Next(d.searchIndex)
+	default:
+		d.searchIndex = r.Prev(d.searchIndex)
+	}
+	return r.Matches[d.searchIndex], true
+}
+
+// bringIntoView pans to an entry when it fits in the view, zooms to it when it is too wide or
+// too narrow to see, and scrolls to its row.
+func (d *document) bringIntoView(ref timeline.EntryRef) {
+	start, end := d.model.EntryStart(ref), d.model.EntryEnd(ref)
+	vp := d.view
+	w := vp.DurToPx(end - start)
+	if w < 2 || end-start > vp.Span() {
+		vp.ZoomToEntry(start, end)
+	} else if start < vp.Start() || end > vp.End() {
+		mid := (start + end) / 2
+		vp.Navigate(timeline.View{Start: mid - vp.Origin() - vp.Span()/2, Span: vp.Span()})
+	}
+	top := d.model.RowTop(ref.Track, d.model.EntryDepth(ref))
+	if top < vp.ScrollY() || top+d.model.Style.RowHeight > vp.ScrollY()+vp.Height() {
+		vp.SetScrollY(math.Max(0, top-vp.Height()/3))
+	}
+}
+
+// hiddenTracks counts the threads hidden on their own or with their process.
+func (d *document) hiddenTracks() int {
+	n := 0
+	for i := range d.model.Tracks {
+		if d.model.Tracks[i].Hidden || d.model.Groups[d.model.Tracks[i].Group].Hidden {
+			n++
+		}
+	}
+	return n
+}
+
+// showHiddenTracks shows every hidden process and thread again.
+func (d *document) showHiddenTracks() {
+	for g := range d.model.Groups {
+		d.model.SetGroupHidden(g, false)
+	}
+	for t := range d.model.Tracks {
+		d.model.SetTrackHidden(timeline.TrackID(t), false)
+	}
 }

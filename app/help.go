@@ -48,14 +48,14 @@ var helpRows = [][2]string{
 	{"Click a header / right-click it", "collapse or expand a process or thread / hide it"},
 	{"Alt + ← / Alt + →", "back / forward through zoom history"},
 	{"Ctrl + F, Enter / Shift + Enter", "search, next / previous match"},
-	{"Esc", "clear the selection (or close this help)"},
-	{"Ctrl + O", "open a file"},
+	{"Esc", "clear the selection (or close this help, the recent files, the warnings)"},
+	{"Ctrl + O, Ctrl + Q / Ctrl + W", "open a file, quit"},
 	{"Call tree: ↑ ↓ ← →", "move, expand, collapse"},
 	{"Call tree: f F m M p d r c", "focus subtree / function, merge node / function, prune, drop, collapse recursion / script"},
 	{"? or F1", "show or hide this help"},
 }
 
-func (h *helpOverlay) layout(gtx layout.Context, u *ui) {
+func (h *helpOverlay) layout(gtx layout.Context, e env) {
 	for h.close.Clicked(gtx) {
 		h.shown = false
 	}
@@ -66,21 +66,21 @@ func (h *helpOverlay) layout(gtx layout.Context, u *ui) {
 	w, ht := min(size.X-gtx.Dp(40), gtx.Dp(900)), min(size.Y-gtx.Dp(40), gtx.Dp(22)*(len(helpRows)+len(wheelRows[false])+2))
 	r := image.Rect((size.X-w)/2, (size.Y-ht)/2, (size.X+w)/2, (size.Y+ht)/2)
 	defer op.Offset(r.Min).Push(gtx.Ops).Pop()
-	paint.FillShape(gtx.Ops, u.colors.panel, clip.Rect{Max: r.Size()}.Op())
-	paint.FillShape(gtx.Ops, u.colors.border, clip.Stroke{Path: clip.Rect{Max: r.Size()}.Path(), Width: 2}.Op())
+	paint.FillShape(gtx.Ops, e.th.Panel, clip.Rect{Max: r.Size()}.Op())
+	paint.FillShape(gtx.Ops, e.th.Border, clip.Stroke{Path: clip.Rect{Max: r.Size()}.Path(), Width: 2}.Op())
 	g := gtx
 	g.Constraints = layout.Exact(r.Size())
 	layout.UniformInset(unit.Dp(12)).Layout(g, func(gtx layout.Context) layout.Dimensions {
 		children := []layout.FlexChild{layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 			return layout.Flex{}.Layout(gtx,
-				layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return u.label(gtx, "Keys and mouse") }),
-				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return u.smallButton(gtx, &h.close, "Close") }),
+				layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return e.th.Label(gtx, "Keys and mouse") }),
+				layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &h.close, "Close") }),
 			)
 		})}
 		var rows [][2]string
 		for _, row := range helpRows {
 			if row == wheelRowsAt {
-				rows = append(rows, wheelRows[u.settings.WheelZooms]...)
+				rows = append(rows, wheelRows[e.settings.WheelZooms]...)
 			} else {
 				rows = append(rows, row)
 			}
@@ -90,9 +90,9 @@ func (h *helpOverlay) layout(gtx layout.Context, u *ui) {
 				return layout.Flex{}.Layout(gtx,
 					layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 						gtx.Constraints.Min.X = gtx.Dp(250)
-						return u.label(gtx, row[0])
+						return e.th.Label(gtx, row[0])
 					}),
-					layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return u.mutedLabel(gtx, row[1]) }),
+					layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return e.th.MutedLabel(gtx, row[1]) }),
 				)
 			}))
 		}

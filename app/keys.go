@@ -35,11 +35,11 @@ func (n *keyNav) active() bool { return n.zoomIn || n.zoomOut || n.left || n.rig
 
 // step moves the view for one frame of dt while keys are held; it reports whether it moved, so
 // that the caller asks for another frame.
-func (n *keyNav) step(d *document, dt time.Duration) bool {
+func (n *keyNav) step(d *document, now time.Time, dt time.Duration) bool {
 	if !n.active() {
 		return false
 	}
-	held := time.Since(n.heldSince).Seconds()
+	held := now.Sub(n.heldSince).Seconds()
 	speed := math.Min(1+holdAcceleration*held, maxHoldSpeedup)
 	s := dt.Seconds() * speed
 	vp := d.view
@@ -62,8 +62,9 @@ func (n *keyNav) step(d *document, dt time.Duration) bool {
 	return true
 }
 
-// set records a navigation key going down or up.
-func (n *keyNav) set(name key.Name, down bool) bool {
+// set records a navigation key going down or up; started reports that a hold began, so that the
+// view before it goes into the history.
+func (n *keyNav) set(name key.Name, down bool, now time.Time) (handled, started bool) {
 	was := n.active()
 	switch name {
 	case "W", "Z", key.NameUpArrow:
@@ -75,22 +76,30 @@ func (n *keyNav) set(name key.Name, down bool) bool {
 	case "D", key.NameRightArrow:
 		n.right = down
 	default:
-		return false
+		return false, false
 	}
 	if !was && n.active() {
-		n.heldSince = time.Now()
+		n.heldSince = now
+		return true, true
 	}
-	return true
+	return true, false
 }
 
-// keyFilters are every key the window reacts to while the chart has focus.
-var keyFilters = []key.Filter{
+// globalKeys work whatever has the keyboard focus (the call tree, the search box): their filters
+// name no focus, and they are read before any component reads its own.
+var globalKeys = []key.Filter{
+	{Name: "F", Required: key.ModShortcut}, {Name: "O", Required: key.ModShortcut},
+	{Name: "Q", Required: key.ModShortcut}, {Name: "W", Required: key.ModShortcut},
+	{Name: key.NameLeftArrow, Required: key.ModAlt}, {Name: key.NameRightArrow, Required: key.ModAlt},
+}
+
+// windowKeys work while the window as a whole has the focus, that is unless a text field or the
+// call tree has it, which give these keys meanings of their own.
+var windowKeys = []key.Filter{
 	{Name: "W"}, {Name: "S"}, {Name: "A"}, {Name: "D"}, {Name: "Z"}, {Name: "Q"},
-	{Name: key.NameUpArrow}, {Name: key.NameDownArrow},
-	{Name: key.NameLeftArrow, Optional: key.ModAlt}, {Name: key.NameRightArrow, Optional: key.ModAlt},
+	{Name: key.NameUpArrow}, {Name: key.NameDownArrow}, {Name: key.NameLeftArrow}, {Name: key.NameRightArrow},
 	{Name: "+", Optional: key.ModShift}, {Name: "="}, {Name: "-"}, {Name: "0"},
 	{Name: key.NameHome}, {Name: key.NameEscape},
-	{Name: "F", Required: key.ModShortcut}, {Name: "O", Required: key.ModShortcut},
 	{Name: "?", Optional: key.ModShift}, {Name: "/", Optional: key.ModShift}, {Name: key.NameF1},
 }
 
@@ -101,18 +110,23 @@ func (u *ui) handleKeys(gtx layout.Context) {
 		if !ok {
 			break
 		}
-		e, isKey := ev.(key.Event)
-		if !isKey {
-			continue
+		if e, isKey := ev.(key.Event); isKey {
+			u.onKey(gtx, e)
+			// Applied at once, before the next key is read: after Ctrl+F the letters typed in
+			// the same frame must already go to the search box.
+			u.applyActions(gtx)
 		}
-		u.onKey(gtx, e)
 	}
 }
 
-// keyFiltersFor returns keyFilters aimed at the window's focus tag, reusing one slice.
+// keyFiltersFor returns the global keys and the window's keys aimed at its focus tag, reusing
+// one slice.
 func (u *ui) keyFiltersFor() []event.Filter {
 	if len(u.keyFilters) == 0 {
-		for _, f := range keyFilters {
+		for _, f := range globalKeys {
+			u.keyFilters = append(u.keyFilters, f)
+		}
+		for _, f := range windowKeys {
 			f.Focus = u
 			u.keyFilters = append(u.keyFilters, f)
 		}
@@ -129,14 +143,17 @@ func (u *ui) onKey(gtx layout.Context, e key.Event) {
 		}
 		switch e.Name {
 		case "F":
-			u.search.focus(gtx)
+			u.emit(focus{tag: &u.searchBox.editor})
+			u.searchBox.selectAll()
 		case "O":
-			u.dialog.open(u)
+			u.emit(openDialog{})
+		case "Q", "W":
+			u.emit(quit{})
 		}
 		return
 	}
-	if e.Modifiers.Contain(key.ModAlt) && d != nil {
-		if e.State == key.Press {
+	if e.Modifiers.Contain(key.ModAlt) {
+		if e.State == key.Press && d != nil {
 			switch e.Name {
 			case key.NameLeftArrow:
 				d.view.Back()
@@ -146,7 +163,10 @@ func (u *ui) onKey(gtx layout.Context, e key.Event) {
 		}
 		return
 	}
-	if u.nav.set(e.Name, e.State == key.Press) {
+	if handled, started := u.nav.set(e.Name, e.State == key.Press, gtx.Now); handled {
+		if started && d != nil {
+			d.view.Mark()
+		}
 		gtx.Execute(op.InvalidateCmd{})
 		return
 	}
@@ -155,21 +175,23 @@ func (u *ui) onKey(gtx layout.Context, e key.Event) {
 	}
 	switch e.Name {
 	case key.NameEscape:
-		if u.help.shown {
-			u.help.shown = false
-		} else if d != nil {
-			d.clearSelection()
+		if u.help.shown || u.toolbar.recentShown || u.status.warningsShown {
+			u.emit(closeOverlays{})
+		} else {
+			u.emit(clearSelection{})
 		}
 	case "?", "/", key.NameF1:
-		u.help.shown = !u.help.shown
+		u.emit(toggleHelp{})
 	}
 	if d == nil {
 		return
 	}
 	switch e.Name {
 	case "+", "=":
+		d.view.Mark()
 		d.view.ZoomAt(d.view.Width()/2, 1/stepZoom)
 	case "-":
+		d.view.Mark()
 		d.view.ZoomAt(d.view.Width()/2, stepZoom)
 	case "0", key.NameHome:
 		d.view.Fit()

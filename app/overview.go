@@ -13,6 +13,7 @@ import (
 	"gioui.org/op/clip"
 	"gioui.org/op/paint"
 
+	"flamedesk/app/theme"
 	"flamedesk/timeline"
 )
 
@@ -23,25 +24,24 @@ const (
 )
 
 // overview is the minimap across the top: how busy each track is over the whole trace, with the
-// current view as a window. Drag the window to move the view; drag elsewhere to zoom to a range.
+// current view as a window. A drag anywhere zooms to the range dragged; a click centres the view
+// on the time clicked.
 type overview struct {
 	doc   *document
-	theme *chrome
+	theme *theme.Colors
 	img   paint.ImageOp
 	rows  int
 
-	dragging, moving bool
-	dragStartX       float32
-	startView        timeline.View
-	selX0, selX1     float32
-	width            int
+	dragging     bool
+	selX0, selX1 float32
+	width        int
 }
 
 func (o *overview) reset() { o.doc = nil }
 
 // build paints each track's activity (the share of each bucket covered by its top-level entries)
 // into a small image, once per document and theme.
-func (o *overview) build(d *document, c *chrome) {
+func (o *overview) build(d *document, c *theme.Colors) {
 	o.doc, o.theme = d, c
 	m := d.model
 	lo, hi := m.Bounds()
@@ -103,31 +103,26 @@ func (o *overview) build(d *document, c *chrome) {
 	}
 	o.rows = max(len(rows), 1)
 	img := image.NewNRGBA(image.Rect(0, 0, overviewBuckets, o.rows))
-	bg, fg := c.panel, c.accent
+	bg, fg := c.Panel, c.Accent
 	for y, r := range rows {
 		for x, v := range r.busy {
-			img.SetNRGBA(x, y, mix(bg, fg, math.Min(v, 1)))
+			img.SetNRGBA(x, y, theme.Mix(bg, fg, math.Min(v, 1)))
 		}
 	}
 	o.img = paint.NewImageOp(img)
 	o.img.Filter = paint.FilterLinear
 }
 
-func mix(a, b color.NRGBA, t float64) color.NRGBA {
-	l := func(x, y uint8) uint8 { return uint8(float64(x) + (float64(y)-float64(x))*t + 0.5) }
-	return color.NRGBA{R: l(a.R, b.R), G: l(a.G, b.G), B: l(a.B, b.B), A: 0xff}
-}
-
-func (o *overview) layout(gtx layout.Context, u *ui) layout.Dimensions {
-	d := u.doc
+func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
+	d := e.doc
 	h := gtx.Dp(overviewHeight)
 	size := image.Pt(gtx.Constraints.Max.X, h)
 	o.width = size.X
 	if d == nil {
 		return layout.Dimensions{Size: size}
 	}
-	if o.doc != d || o.theme == nil || *o.theme != u.colors {
-		c := u.colors
+	if o.doc != d || o.theme == nil || *o.theme != e.th.Colors {
+		c := e.th.Colors
 		o.build(d, &c)
 	}
 	vp := d.view
@@ -139,42 +134,40 @@ func (o *overview) layout(gtx layout.Context, u *ui) layout.Dimensions {
 		if !ok {
 			break
 		}
-		e, ok := ev.(pointer.Event)
+		pe, ok := ev.(pointer.Event)
 		if !ok {
 			continue
 		}
-		v := vp.View()
-		switch e.Kind {
+		switch pe.Kind {
 		case pointer.Press:
-			o.dragging, o.dragStartX, o.startView = true, e.Position.X, v
-			x0, x1 := toX(v.Start), toX(v.Start+v.Span)
-			o.moving = e.Position.X >= x0-3 && e.Position.X <= x1+3
-			o.selX0, o.selX1 = e.Position.X, e.Position.X
-			if o.moving {
-				vp.Mark()
-			}
+			o.dragging = true
+			o.selX0, o.selX1 = pe.Position.X, pe.Position.X
 		case pointer.Drag:
+			if o.dragging {
+				o.selX1 = pe.Position.X
+			}
+		case pointer.Release:
 			if !o.dragging {
 				continue
 			}
-			if o.moving {
-				dv := o.startView
-				dv.Start += toRel(e.Position.X - o.dragStartX)
-				vp.SetView(dv)
-			} else {
-				o.selX1 = e.Position.X
-			}
-		case pointer.Release, pointer.Cancel:
-			if o.dragging && !o.moving && e.Kind == pointer.Release && math.Abs(float64(o.selX1-o.selX0)) > 3 {
+			o.dragging = false
+			if math.Abs(float64(o.selX1-o.selX0)) > clickSlopPx {
+				// A drag selects the range dragged, wherever it starts: at the fitted view the
+				// whole strip is the current window, and a drag must still select.
 				a, b := toRel(min(o.selX0, o.selX1)), toRel(max(o.selX0, o.selX1))
 				vp.ZoomToRange(vp.Origin()+a, vp.Origin()+b)
+			} else {
+				// A click centres the view on the time clicked, keeping the zoom.
+				v := vp.View()
+				vp.Navigate(timeline.View{Start: toRel(pe.Position.X) - v.Span/2, Span: v.Span})
 			}
+		case pointer.Cancel:
 			o.dragging = false
 		}
 	}
 
 	defer clip.Rect{Max: size}.Push(gtx.Ops).Pop()
-	paint.Fill(gtx.Ops, u.colors.panel)
+	paint.Fill(gtx.Ops, e.th.Panel)
 	// The activity picture, scaled from buckets × rows to the strip.
 	sx := float32(size.X) / overviewBuckets
 	sy := float32(h-gtx.Dp(4)) / float32(o.rows)
@@ -195,14 +188,14 @@ func (o *overview) layout(gtx layout.Context, u *ui) layout.Dimensions {
 		{Min: image.Pt(x0, 0), Max: image.Pt(x1, 2)}, {Min: image.Pt(x0, h-2), Max: image.Pt(x1, h)},
 		{Min: image.Pt(x0, 0), Max: image.Pt(x0+2, h)}, {Min: image.Pt(x1-2, 0), Max: image.Pt(x1, h)},
 	} {
-		paint.FillShape(gtx.Ops, u.colors.accent, clip.Rect(r).Op())
+		paint.FillShape(gtx.Ops, e.th.Accent, clip.Rect(r).Op())
 	}
-	if o.dragging && !o.moving {
+	if o.dragging {
 		a, b := int(min(o.selX0, o.selX1)), int(max(o.selX0, o.selX1))
-		paint.FillShape(gtx.Ops, color.NRGBA{R: u.colors.accent.R, G: u.colors.accent.G, B: u.colors.accent.B, A: 0x40},
+		paint.FillShape(gtx.Ops, color.NRGBA{R: e.th.Accent.R, G: e.th.Accent.G, B: e.th.Accent.B, A: 0x40},
 			clip.Rect{Min: image.Pt(a, 0), Max: image.Pt(b, h)}.Op())
 	}
-	paint.FillShape(gtx.Ops, u.colors.border, clip.Rect{Min: image.Pt(0, h-1), Max: size}.Op())
+	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Min: image.Pt(0, h-1), Max: size}.Op())
 	event.Op(gtx.Ops, o)
 	pointer.CursorPointer.Add(gtx.Ops)
 	return layout.Dimensions{Size: size}

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"flamedesk/app/recent"
 )
 
-// settings are the choices flamedesk remembers between runs, in
-// os.UserConfigDir()/flamedesk/settings.json. An unreadable file means the defaults.
+// settings are the choices flamedesk remembers between runs, in settings.json of the config
+// directory. An unreadable file means the defaults.
 type settings struct {
 	Dark    bool `json:"dark"`
 	Refined bool `json:"refinedTiming"` // JS call timing refined to task edges (Lighthouse)
@@ -16,17 +18,24 @@ type settings struct {
 	WheelZooms bool `json:"wheelZooms"`
 }
 
-func settingsFile() (string, error) {
+// configDir is the directory of settings.json and recent.json; empty means the user's,
+// os.UserConfigDir()/flamedesk.
+type configDir string
+
+func (c configDir) file(name string) (string, error) {
+	if c != "" {
+		return filepath.Join(string(c), name), nil
+	}
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, "flamedesk", "settings.json"), nil
+	return filepath.Join(dir, "flamedesk", name), nil
 }
 
-func loadSettings() settings {
+func (c configDir) loadSettings() settings {
 	var s settings
-	file, err := settingsFile()
+	file, err := c.file("settings.json")
 	if err != nil {
 		return s
 	}
@@ -40,9 +49,9 @@ func loadSettings() settings {
 	return s
 }
 
-// save replaces the file atomically, so that a crash never leaves half of it.
-func (s settings) save() error {
-	file, err := settingsFile()
+// saveSettings replaces the file atomically, so that a crash never leaves half of it.
+func (c configDir) saveSettings(s settings) error {
+	file, err := c.file("settings.json")
 	if err != nil {
 		return err
 	}
@@ -67,4 +76,35 @@ func (s settings) save() error {
 		return err
 	}
 	return os.Rename(tmp.Name(), file)
+}
+
+// recentFiles lists the recently opened files, newest first.
+func (c configDir) recentFiles() []recent.Entry {
+	file, err := c.file("recent.json")
+	if err != nil {
+		return nil
+	}
+	return recent.LoadFile(file)
+}
+
+// rememberRecent adds a successfully opened file to the recent list; failing to write it only
+// costs the history, so the error is not shown.
+func (c configDir) rememberRecent(path string) {
+	if file, err := c.file("recent.json"); err == nil {
+		_ = recent.AddToFile(file, path, timeNow())
+	}
+}
+
+// changeSettings stores s and applies what changed.
+func (u *ui) changeSettings(s settings) {
+	old := u.settings
+	u.settings = s
+	_ = u.config.saveSettings(s)
+	if s.Dark != old.Dark {
+		u.th.SetDark(s.Dark)
+		u.chart.invalidate()
+	}
+	if s.Refined != old.Refined {
+		u.applyTiming()
+	}
 }

@@ -27,16 +27,16 @@ func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
 	if w == nil {
 		return
 	}
-	s := winstate.State{Title: title, Loading: u.job != nil, Error: u.loadErr, MatchIndex: -1, Timing: "sampled"}
+	s := winstate.State{Title: title, Loading: u.loading, Error: u.banner, MatchIndex: -1, Timing: "sampled"}
 	if u.settings.Refined {
 		s.Timing = "refined"
-		if u.timingBusy {
+		if u.doc != nil && u.doc.timing.busy() {
 			s.Timing = "refining"
 		}
 	}
 	if d := u.doc; d != nil {
 		s.ViewStart, s.ViewEnd, s.ScrollY = d.view.Start(), d.view.End(), d.view.ScrollY()
-		s.ChartX, s.ChartY = 0, gtx.Dp(toolbarHeight)+gtx.Dp(overviewHeight)
+		s.ChartX, s.ChartY = u.chart.origin.X, u.chart.origin.Y
 		s.ChartW, s.ChartH, s.RulerH = u.chart.size.X, u.chart.size.Y, u.chart.rulerHeight
 		if d.selected.Valid() {
 			s.Selected = d.model.EntryName(d.selected)
@@ -53,10 +53,9 @@ func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
 			th := d.trace.Threads[t.Thread]
 			s.Tracks = append(s.Tracks, winstate.Track{Pid: th.Pid, Tid: th.Tid, RowsY: t.RowsY})
 		}
-		size := gtx.Constraints.Max
-		panelH := gtx.Dp(unitDp(u.panel.heightDp))
-		s.TreeX = int(0.36*float64(size.X)) + size.X/4
-		s.TreeY = size.Y - gtx.Dp(statusHeight) - panelH/2
+		// A point inside the table as it was laid out, not a copy of the layout's arithmetic.
+		tree := u.panel.treeArea.Add(u.panel.origin)
+		s.TreeX, s.TreeY = (tree.Min.X+tree.Max.X)/2, (tree.Min.Y+tree.Max.Y)/2
 		if r := d.marked(); r != nil {
 			s.Marked = r.Len()
 		}

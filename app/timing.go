@@ -1,70 +1,62 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"sync"
 
+	"flamedesk/app/task"
 	"flamedesk/core/lighthouse"
 	"flamedesk/timeline"
 )
 
 // timing holds both ways of timing JS calls for one document: DevTools' sampled boundaries (the
 // tracks core/integrate built) and Lighthouse's refinement to task edges. The refinement and its
-// display model are made on first use on their own goroutine (about a second on a large trace);
+// display model are made on first use as a background task (about a second on a large trace);
 // switching back and forth afterwards is instant.
 type timing struct {
-	sampled *timeline.Model
-
-	mu       sync.Mutex
-	pending  bool
+	sampled  *timeline.Model
+	refine   task.Future[refinement]
 	computed *lighthouse.Timing
 	refined  *timeline.Model
-	arrived  bool
 }
 
-// setRefinedTiming switches the ProfileCall bars between DevTools' sampled timing and Lighthouse's
-// refinement to task edges, and remembers the choice.
-func (u *ui) setRefinedTiming(on bool) {
-	u.settings.Refined = on
-	_ = u.settings.save()
-	if d := u.doc; d != nil {
-		u.applyTiming(d)
-	}
+// refinement is what the refinement task hands back.
+type refinement struct {
+	timing *lighthouse.Timing
+	model  *timeline.Model
 }
+
+// busy reports whether the refinement is being computed.
+func (t *timing) busy() bool { return t.refine.Busy() }
 
 // applyTiming shows the document with the timing the settings ask for, starting the refinement
 // if it has not been computed yet.
-func (u *ui) applyTiming(d *document) {
+func (u *ui) applyTiming() {
+	d := u.doc
+	if d == nil {
+		return
+	}
 	t := &d.timing
 	want := t.sampled
 	if u.settings.Refined {
-		t.mu.Lock()
-		refined := t.refined
-		if refined == nil && !t.pending {
-			t.pending = true
-			// The refinement reads the trace's tracks and the model keeps its trace: both get a
-			// copy of the trace's header, sharing everything but the list of tracks.
-			view := *d.trace
-			invalidate := u.win.Invalidate
-			go func() {
-				res := lighthouse.RefinedTiming(&view)
-				view.Tracks = res.Tracks
-				m := timeline.New(&view)
-				t.mu.Lock()
-				t.computed, t.refined, t.pending, t.arrived = res, m, false, true
-				t.mu.Unlock()
-				invalidate()
-			}()
-		}
-		t.mu.Unlock()
-		if refined == nil {
-			u.timingBusy = true
+		if t.refined == nil {
+			if !t.refine.Busy() {
+				// The refinement reads the trace's tracks and the model keeps its trace: both get a
+				// copy of the trace's header, sharing everything but the list of tracks.
+				view := *d.trace
+				t.refine.Start(func(ctx context.Context) (refinement, error) {
+					res := lighthouse.RefinedTiming(&view)
+					view.Tracks = res.Tracks
+					return refinement{timing: res, model: timeline.New(&view)}, ctx.Err()
+				})
+			}
 			return
 		}
-		want = refined
+		want = t.refined
+	} else {
+		t.refine.Cancel()
 	}
-	u.timingBusy = false
 	if d.model == want {
 		return
 	}
@@ -80,23 +72,19 @@ func (u *ui) pollTiming() {
 	if d == nil {
 		return
 	}
-	t := &d.timing
-	t.mu.Lock()
-	arrived := t.arrived
-	t.arrived = false
-	t.mu.Unlock()
-	if arrived && u.settings.Refined {
-		u.applyTiming(d)
+	if r, err, ok := d.timing.refine.Poll(); ok && err == nil {
+		d.timing.computed, d.timing.refined = r.timing, r.model
+		if u.settings.Refined {
+			u.applyTiming()
+		}
 	}
 }
 
 // refinedLines describes where a refined call's boundaries could lie, e.g. "started between 12.30
 // and 12.46 ms".
-func refinedLines(u *ui, d *document, ref timeline.EntryRef) []detailLine {
+func refinedLines(d *document, ref timeline.EntryRef) []detailLine {
 	t := &d.timing
-	t.mu.Lock()
 	computed, refined := t.computed, t.refined
-	t.mu.Unlock()
 	if computed == nil || d.model != refined {
 		return nil
 	}
@@ -108,7 +96,7 @@ func refinedLines(u *ui, d *document, ref timeline.EntryRef) []detailLine {
 		}
 	}
 	if idx < 0 || computed.Calls[idx] == nil {
-		return []detailLine{{"Timing", "sampled: this thread has no known tasks to refine against"}}
+		return []detailLine{{label: "Timing", value: "sampled: this thread has no known tasks to refine against"}}
 	}
 	calls := computed.Calls[idx]
 	c := int(ct.Ref[ref.Entry])
@@ -123,8 +111,8 @@ func refinedLines(u *ui, d *document, ref timeline.EntryRef) []detailLine {
 		return fmt.Sprintf("%s between %.2f and %.2f ms", verb, (lo-origin)/1000, (hi-origin)/1000)
 	}
 	return []detailLine{
-		{"Refined", fmt.Sprintf("%s – %s (Lighthouse)", formatDuration(calls.Start[c]-origin), formatDuration(calls.Finish[c]-origin))},
-		{"Began", between("started", calls.StartEarliest[c], calls.StartLatest[c])},
-		{"Ended", between("ended", calls.FinishEarliest[c], calls.FinishLatest[c])},
+		{label: "Refined", value: fmt.Sprintf("%s – %s (Lighthouse)", formatDuration(calls.Start[c]-origin), formatDuration(calls.Finish[c]-origin))},
+		{label: "Began", value: between("started", calls.StartEarliest[c], calls.StartLatest[c])},
+		{label: "Ended", value: between("ended", calls.FinishEarliest[c], calls.FinishLatest[c])},
 	}
 }

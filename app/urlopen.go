@@ -45,7 +45,7 @@ func (r openRequests) poll(u *ui) {
 	switch {
 	case !got:
 	case last.err != nil:
-		u.loadErr = last.err.Error()
+		u.banner = last.err.Error()
 	default:
 		u.open(SourceFromPath(last.path))
 	}

@@ -1,16 +1,12 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
 
-	gioapp "gioui.org/app"
-
-	"flamedesk/core"
 	"flamedesk/internal/fixtures"
 )
 
@@ -54,29 +50,30 @@ func TestRequestFromURL(t *testing.T) {
 // Several requests queued between two frames open only the newest; a refused one shows its
 // message and keeps the open document.
 func TestOpenRequestsPoll(t *testing.T) {
-	loaded := make(chan string, 4)
-	load := func(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error) {
-		loaded <- src.Path
-		return nil, errors.New("stub")
-	}
-	u := &ui{win: new(gioapp.Window), opts: Options{Load: load}, requests: make(openRequests, 8)}
-	u.requests.poll(u)
-	if u.job != nil {
+	stub := newStubLoadNow()
+	h := newHarnessWith(t, Options{Source: SourceFromPath(fixture(t, "generated", smallTrace)), Load: stub.load})
+	<-stub.started // the first file
+	doc := h.u.doc
+	h.u.requests = make(openRequests, 8)
+	h.frame()
+	if h.u.loading {
 		t.Fatal("an empty queue started a load")
 	}
-	u.requests <- openRequest{path: "/tmp/first.json"}
-	u.requests <- openRequest{path: "/tmp/second.cpuprofile"}
-	u.requests.poll(u)
-	if u.job == nil || u.job.src.Path != "/tmp/second.cpuprofile" || u.job.src.Name != "second.cpuprofile" {
-		t.Fatalf("job = %+v, want the newest request", u.job)
+	first := fixture(t, "upstream", "devtools-basic.cpuprofile.gz")
+	second := fixture(t, "generated", "gen-selfprofile-small.json")
+	h.u.requests <- openRequest{path: first}
+	h.u.requests <- openRequest{path: second}
+	h.idle()
+	if got := <-stub.started; got.Path != second || got.Name != "gen-selfprofile-small.json" {
+		t.Fatalf("loaded %+v, want the newest request", got)
 	}
-	if got := <-loaded; got != "/tmp/second.cpuprofile" {
-		t.Fatalf("loaded %q", got)
+	if len(stub.started) != 0 || h.u.doc == doc || h.u.doc.path != second {
+		t.Fatal("an older request was opened too, or the newest was not")
 	}
-	job := u.job
-	u.requests <- openRequest{err: errors.New("cannot open https://x/: not a file URI")}
-	u.requests.poll(u)
-	if u.job != job || !strings.Contains(u.loadErr, "not a file URI") {
-		t.Fatalf("refused request: job changed=%v, loadErr=%q", u.job != job, u.loadErr)
+	doc = h.u.doc
+	h.u.requests <- openRequest{err: errors.New("cannot open https://x/: not a file URI")}
+	h.idle()
+	if h.u.doc != doc || !strings.Contains(h.u.banner, "not a file URI") {
+		t.Fatalf("refused request: document changed=%v, banner=%q", h.u.doc != doc, h.u.banner)
 	}
 }

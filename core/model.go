@@ -314,6 +314,31 @@ type Progress struct {
 	Done  atomic.Int64
 	Total atomic.Int64
 	stage atomic.Value // string
+	// The current stage fills [phaseStart, phaseStart+phaseShare] of the whole bar (Overall), in
+	// millionths, so that a bar over several stages moves on instead of restarting at each one.
+	phaseStart, phaseShare atomic.Int64
+}
+
+// SetPhase says which part of the whole bar the stages from now on fill: from start, share of
+// it (both in [0, 1]). Without it a stage fills the whole bar.
+func (p *Progress) SetPhase(start, share float64) {
+	if p != nil {
+		p.phaseStart.Store(int64(start * 1e6))
+		p.phaseShare.Store(int64(share*1e6) + 1)
+	}
+}
+
+// Overall is how far along the whole bar is, in [0, 1]: the current stage's Fraction placed in
+// the part of the bar SetPhase gave it.
+func (p *Progress) Overall() float64 {
+	if p == nil {
+		return 0
+	}
+	share := p.phaseShare.Load()
+	if share == 0 {
+		return p.Fraction()
+	}
+	return min(float64(p.phaseStart.Load())/1e6+float64(share-1)/1e6*p.Fraction(), 1)
 }
 
 // SetStage names what the loader is doing now, e.g. "reading" or "building tracks".

@@ -57,7 +57,24 @@ func TestProgressFraction(t *testing.T) {
 	if p.Stage() != "building tracks" {
 		t.Fatalf("Stage = %q", p.Stage())
 	}
+	// Two stages placed one after the other on one bar: the second starts where the first ended.
+	p.SetPhase(0, 0.5)
+	p.Done.Store(100)
+	if got := p.Overall(); got != 0.25 {
+		t.Fatalf("Overall half-way through the first half = %v, want 0.25", got)
+	}
+	p.SetPhase(0.5, 0.5)
+	p.Total.Store(10)
+	p.Done.Store(0)
+	if got := p.Overall(); got != 0.5 {
+		t.Fatalf("Overall at the start of the second half = %v, want 0.5", got)
+	}
+	p.Done.Store(10)
+	if got := p.Overall(); got != 1 {
+		t.Fatalf("Overall at the end = %v, want 1", got)
+	}
 	var nilP *Progress
+	nilP.SetPhase(0, 1)
 	nilP.SetStage("x") // a nil progress is allowed everywhere and ignored
 	if nilP.Stage() != "" || nilP.Fraction() != 0 {
 		t.Fatal("a nil progress must read as empty")

@@ -1,12 +1,10 @@
 package timeline
 
 import (
-	"context"
 	"testing"
 
 	"flamedesk/core"
-	"flamedesk/core/integrate"
-	"flamedesk/core/load"
+	"flamedesk/core/pipeline"
 	"flamedesk/internal/fixtures"
 )
 
@@ -14,10 +12,9 @@ import (
 // its tracks, as the window's loader does.
 func loadFixture(tb testing.TB, elems ...string) *core.Trace {
 	tb.Helper()
-	tr, err := load.File(context.Background(), fixtures.Path(tb, append([]string{"fixtures"}, elems...)...), nil)
+	tr, err := pipeline.OpenFile(fixtures.Path(tb, append([]string{"fixtures"}, elems...)...))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	integrate.Build(tr)
 	return tr
 }

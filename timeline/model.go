@@ -137,7 +137,8 @@ type Level struct {
 	MaxEnd  []float64 // MaxEnd[i] = max over Entries[:i+1] of Start+Dur, µs
 
 	// stand[i] is the least merge width at which entry i stands apart from its predecessor: the
-	// larger of the gap before it and the width it adds past its predecessors (see spans.go),
+	// larger of MergeGapDivisor times the gap before it and the width it adds past its
+	// predecessors (see spans.go),
 	// rounded up to a float32. blockMax and superMax are its maxima over blocks of 64 and 4096
 	// entries, so that a search for the next entry that stands apart skips whole blocks.
 	stand    []float32
@@ -470,7 +471,7 @@ func (lv *Level) buildStand(starts []float64) {
 		start, prevEnd := starts[i], lv.MaxEnd[i-1]
 		gap := start - prevEnd
 		added := lv.MaxEnd[i] - max(start, prevEnd)
-		lv.stand[i] = roundUp32(max(gap, added))
+		lv.stand[i] = roundUp32(max(gap*MergeGapDivisor, added))
 	}
 	lv.blockMax = make([]float32, (n+(1<<blockShift)-1)>>blockShift)
 	lv.superMax = make([]float32, (n+(1<<superShift)-1)>>superShift)

@@ -13,20 +13,29 @@ import "flamedesk/core"
 // W:
 //
 //	entry k is narrow  when it adds less than W to the level (its width, in a well-formed level);
-//	k joins k-1        when both are narrow and the gap between them is less than W.
+//	k joins k-1        when both are narrow and the gap between them is less than W/D.
+//
+// D is MergeGapDivisor. A merged span is drawn as if busy from end to end, so the gaps it spans
+// must be ones nobody could see anyway: with the chart's merge width of 3 px, D = 3 keeps every
+// gap wider than a pixel visible. (With D = 1, runs at deep levels, whose entries are narrow and
+// far apart, merged across idle time that the levels above show as gaps.)
 //
 // A merged span is a maximal chain of joined entries. Panning cannot move a boundary, and zooming
 // out (W grows) only removes boundaries, so merges grow into each other rather than toggling
 // between neighbours. This is the rule gotraceui and Tracy use: keep merging until a span or a
 // gap is itself wide enough.
 //
-// Both conditions fold into one number per entry, stand[k] = max(gap before k, width k adds),
+// Both conditions fold into one number per entry, stand[k] = max(D × gap before k, width k adds),
 // that does not depend on W: an entry k inside a run of narrow entries ends the run exactly when
 // stand[k] ≥ W. The level keeps the maxima of stand over blocks of 64 and 4096 entries, so the
 // end of a run — however many thousand entries it swallows — is found by skipping whole blocks
 // whose maximum is below W, and its start (when it begins left of the window) by the same search
 // backwards. A span costs a few block checks when its run is short and n/4096 at worst (about a
 // microsecond for a level of millions), so a frame costs what it shows, not what the trace holds.
+
+// MergeGapDivisor is how many times narrower than the merge width a gap must be for a merged
+// span to cover it (see the top of this file).
+const MergeGapDivisor = 3
 
 // Span is one thing to draw on a level: a single entry, or a merged run of sub-pixel entries.
 // A span depends only on the data and the merge width, never on where the window is: a run that
@@ -182,7 +191,7 @@ func (it *SpanIter) joined(k int) bool {
 	}
 	lv := it.lv
 	gap := it.ct.Start[lv.Entries[k]] - lv.MaxEnd[k-1]
-	return gap < it.minW && it.narrow(k) && it.narrow(k-1)
+	return gap*MergeGapDivisor < it.minW && it.narrow(k) && it.narrow(k-1)
 }
 
 // firstStanding is the first position i ≥ lo with stand[i] ≥ w, or Len() when there is none.

@@ -298,15 +298,15 @@ func TestStandingSearchesMatchScans(t *testing.T) {
 	// stand is never below the exact value it rounds.
 	for i := 1; i < lv.Len(); i++ {
 		s, prev := ct.Start[lv.Entries[i]], lv.MaxEnd[i-1]
-		if exact := max(s-prev, lv.MaxEnd[i]-max(s, prev)); float64(lv.stand[i]) < exact {
+		if exact := max(MergeGapDivisor*(s-prev), lv.MaxEnd[i]-max(s, prev)); float64(lv.stand[i]) < exact {
 			t.Fatalf("stand[%d] = %g below %g", i, lv.stand[i], exact)
 		}
 	}
 }
 
 func TestFloat32RoundingDoesNotSplitRuns(t *testing.T) {
-	// Gaps of exactly 0.1 µs are stored rounded up to float32 (0.10000000149); at a merge width
-	// between the two the entries are joined, and the iterator must say so.
+	// Gaps of exactly 0.1 µs count MergeGapDivisor times, stored rounded up to float32; at a
+	// merge width between the two the entries are joined, and the iterator must say so.
 	ct := &core.Track{}
 	for i := 0; i < 10000; i++ {
 		ct.Start = append(ct.Start, float64(i)*0.125)
@@ -314,8 +314,8 @@ func TestFloat32RoundingDoesNotSplitRuns(t *testing.T) {
 		ct.Depth = append(ct.Depth, 0)
 	}
 	lv := buildLevels(ct)[0]
-	w := 0.1000000001
-	if float64(lv.stand[5]) < w || 0.125-0.025 >= w {
+	w := MergeGapDivisor * 0.1000000001
+	if float64(lv.stand[5]) < w || (0.125-0.025)*MergeGapDivisor >= w {
 		t.Fatalf("the fixture does not straddle float32 rounding: stand %g", lv.stand[5])
 	}
 	spans := collect(lv.Spans(ct, 0, 1250, w))
@@ -327,4 +327,41 @@ func TestFloat32RoundingDoesNotSplitRuns(t *testing.T) {
 	if len(spans) != 1 || spans[0].First != 0 {
 		t.Fatalf("from the middle: %+v", spans)
 	}
+}
+
+// A merged span is drawn as busy from end to end, so it must never cover a gap that can be seen.
+// On a real profile at the fitted view (where the defect showed: one span at depth 12 claimed
+// 3,569 entries over 21.9 of 22 s while depth 0 showed about 40 gaps), no merged span of any
+// level covers a gap wider than a pixel between two of its entries.
+func TestMergedSpansCoverNoVisibleGap(t *testing.T) {
+	tr := loadFixture(t, "upstream", "speedscope-chrome65-sucrase.cpuprofile")
+	m := New(tr)
+	lo, hi := m.Bounds()
+	const widthPx, minBarPx = 1400.0, 3.0
+	px := (hi - lo) / widthPx
+	checked, longest := 0, 0
+	for ti := range m.Tracks {
+		tk := &m.Tracks[ti]
+		for li := range tk.Levels {
+			lv := &tk.Levels[li]
+			it := lv.Spans(tk.Core, lo, hi, minBarPx*px)
+			for s, ok := it.Next(); ok; s, ok = it.Next() {
+				if !s.Merged() {
+					continue
+				}
+				checked++
+				longest = max(longest, s.Count())
+				for k := s.First + 1; k <= s.Last; k++ {
+					if gap := tk.Core.Start[lv.Entries[k]] - lv.MaxEnd[k-1]; gap > px {
+						t.Fatalf("track %d level %d: a span of %d entries over %.1f ms covers a gap of %.1f ms (a pixel is %.1f ms)",
+							ti, li, s.Count(), (s.End-s.Start)/1000, gap/1000, px/1000)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no merged spans at the fitted view: the test checks nothing")
+	}
+	t.Logf("%d merged spans, the largest of %d entries", checked, longest)
 }

@@ -3,15 +3,13 @@
 package wintest
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"flamedesk/core/integrate"
-	"flamedesk/core/load"
+	"flamedesk/core/pipeline"
 	"flamedesk/internal/winstate"
 	"flamedesk/timeline"
 )
@@ -53,10 +51,9 @@ func waitState(t *testing.T, path string, what string, ok func(shownState) bool)
 // loadModel loads a fixture the way the window does, to know where its bars must be.
 func loadModel(t *testing.T, path string) *timeline.Model {
 	t.Helper()
-	tr, err := load.File(context.Background(), path, nil)
+	tr, err := pipeline.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	integrate.Build(tr)
 	return timeline.New(tr)
 }

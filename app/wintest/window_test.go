@@ -388,6 +388,7 @@ func TestBrokenFile(t *testing.T) {
 	}
 	state := stateFile(t)
 	t.Setenv("FLAMEDESK_STATE_FILE", state)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the file opened must not reach the user's recent list
 	a := d.startApp(t, "flamedesk", bad)
 	s := waitState(t, state, "an error or a warning", func(s shownState) bool {
 		return !s.Loading && (s.Error != "" || len(s.Warnings) > 0)

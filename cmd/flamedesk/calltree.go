@@ -212,7 +212,7 @@ func printCalltree(tr *core.Trace, opts calltreeOptions, stdout, stderr io.Write
 			return usageError(stderr, "calltree: %v", err)
 		}
 		for _, t := range ts {
-			if err := stack.Push(t); err != nil {
+			if stack, err = stack.Push(t); err != nil {
 				return usageError(stderr, "calltree: %v", err)
 			}
 		}

@@ -293,7 +293,7 @@ func compareTraces(traces [2]*core.Trace, opts diffOptions, stdout, stderr io.Wr
 			return usageError(stderr, "diff: %v (transforms are named in A's tree)", err)
 		}
 		for _, t := range ts {
-			if err := stackA.Push(t); err != nil { // the stack's one push in this file
+			if stackA, err = stackA.Push(t); err != nil { // the stack's one push in this file
 				return usageError(stderr, "diff: %v", err)
 			}
 		}

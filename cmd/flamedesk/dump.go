@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 
 	"flamedesk/core/dump"
-	"flamedesk/core/integrate"
-	"flamedesk/core/load"
+	"flamedesk/core/pipeline"
 )
 
 const dumpUsage = `Usage: flamedesk dump [--refine] FILE
@@ -31,11 +29,8 @@ func runDump(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	file := files[0]
-	tr, err := load.File(context.Background(), file, nil)
+	tr, err := pipeline.OpenFile(file)
 	if err != nil {
-		return inputError(stderr, file, err)
-	}
-	if err := integrate.BuildContext(context.Background(), tr, nil); err != nil {
 		return inputError(stderr, file, err)
 	}
 	if err := dump.Write(stdout, tr, dump.Options{File: file, Refine: *refine}); err != nil {

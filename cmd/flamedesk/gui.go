@@ -10,6 +10,7 @@ import (
 
 	"flamedesk/app"
 	"flamedesk/assets"
+	"flamedesk/core/pipeline"
 )
 
 // runGUI opens the window on FILE, or on the bundled sample when no file is given.
@@ -34,7 +35,7 @@ func runGUI(args []string, stderr io.Writer) int {
 		}
 		src = app.SourceFromPath(path)
 	}
-	opts := app.Options{Source: src, Load: openTrace, Blank: *blank}
+	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank}
 	if *frameStats {
 		opts.FrameStats = stderr
 	}

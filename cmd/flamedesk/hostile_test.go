@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"flamedesk/app"
 	"flamedesk/core"
+	"flamedesk/core/pipeline"
 )
 
 // callBomb is a .cpuprofile of about 100 KB whose samples alternate between two stacks 300
@@ -48,8 +48,8 @@ func callBomb(t *testing.T) string {
 // keeps the previous document), and so does every subcommand, with exit 1 and the reason.
 func TestBombsEndInAReason(t *testing.T) {
 	path := callBomb(t)
-	if _, err := openTrace(context.Background(), app.Source{Path: path, Name: "bomb"}, nil); !errors.Is(err, core.ErrMemoryBudget) {
-		t.Fatalf("openTrace: %v, want the memory budget's error", err)
+	if _, err := pipeline.Open(context.Background(), pipeline.Source{Path: path, Name: "bomb"}, nil); !errors.Is(err, core.ErrMemoryBudget) {
+		t.Fatalf("pipeline.Open: %v, want the memory budget's error", err)
 	}
 	for _, cmd := range []string{"dump", "stats", "render"} {
 		var stdout, stderr bytes.Buffer

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"flag"
 	"fmt"
 	"image/png"
@@ -11,8 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"flamedesk/core/integrate"
-	"flamedesk/core/load"
+	"flamedesk/core/pipeline"
 	"flamedesk/render"
 	"flamedesk/timeline"
 )
@@ -81,11 +79,8 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	tr, err := load.File(context.Background(), opt.file, nil)
+	tr, err := pipeline.OpenFile(opt.file)
 	if err != nil {
-		return inputError(stderr, opt.file, err)
-	}
-	if err := integrate.BuildContext(context.Background(), tr, nil); err != nil {
 		return inputError(stderr, opt.file, err)
 	}
 	m := timeline.New(tr)

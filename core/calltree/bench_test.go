@@ -139,11 +139,11 @@ func benchTransforms(b *testing.B, tr *core.Trace, profile int) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := s.Push(t); err != nil {
+				pushed, err := s.Push(t)
+				if err != nil {
 					b.Fatal(err)
 				}
-				_ = s.Tree(View{}).Roots()
-				s.Pop()
+				_ = pushed.Tree(View{}).Roots()
 			}
 		})
 	}

@@ -123,7 +123,7 @@ func TestSeedTransforms(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.spec, func(t *testing.T) {
 			s := mustStack(t, profileFromText(t, seedSamples))
-			push(t, s, c.spec)
+			s = push(t, s, c.spec)
 			checkTree(t, s, View{}, c.want)
 		})
 	}
@@ -132,9 +132,9 @@ func TestSeedTransforms(t *testing.T) {
 func TestUndoRestoresTheTree(t *testing.T) {
 	s := mustStack(t, profileFromText(t, seedSamples))
 	before := drawTree(s.Tree(View{}))
-	push(t, s, "merge-call-node:A/B/C")
-	push(t, s, "focus-subtree:A/B")
-	push(t, s, "drop-function:E")
+	s = push(t, s, "merge-call-node:A/B/C")
+	s = push(t, s, "focus-subtree:A/B")
+	s = push(t, s, "drop-function:E")
 	if s.Len() != 3 {
 		t.Fatalf("stack has %d transforms, want 3", s.Len())
 	}
@@ -146,7 +146,7 @@ func TestUndoRestoresTheTree(t *testing.T) {
 		  H:1,0
 		    F:1,1
 	`)
-	s.Truncate(1)
+	s = s.Truncate(1)
 	checkTree(t, s, View{}, `
 		A:3,0
 		  B:3,0
@@ -157,7 +157,8 @@ func TestUndoRestoresTheTree(t *testing.T) {
 		    H:1,0
 		      F:1,1
 	`)
-	if !s.Pop() || s.Pop() {
+	s, popped := s.Pop()
+	if _, again := s.Pop(); !popped || again {
 		t.Fatal("popping one transform, then none, failed")
 	}
 	if got := drawTree(s.Tree(View{})); got != before {
@@ -200,8 +201,8 @@ func TestMergeFunctionJoinsSplitCallers(t *testing.T) {
 		    a:1,0
 		      b:1,1
 	`)
-	push(t, s, "merge-function:IonCannon")
-	push(t, s, "merge-function:RunScript")
+	s = push(t, s, "merge-function:IonCannon")
+	s = push(t, s, "merge-function:RunScript")
 	checkTree(t, s, View{}, `
 		onLoad:3,0
 		  a:3,0
@@ -219,7 +220,7 @@ func TestCollapseRecursion(t *testing.T) {
 	`))
 	// Calls of F inside F, direct or through B, join the outermost F; B keeps only what it
 	// does itself. G's F is outermost on its own stack, so only the F below it folds.
-	push(t, s, "collapse-recursion:F")
+	s = push(t, s, "collapse-recursion:F")
 	checkTree(t, s, View{}, `
 		A:5,0
 		  F:4,0
@@ -243,7 +244,7 @@ func TestCollapseResource(t *testing.T) {
 	`))
 	// Consecutive functions of lib.js become one node; a run of lib.js called back from app.js
 	// is a separate node.
-	push(t, s, "collapse-resource:lib.js")
+	s = push(t, s, "collapse-resource:lib.js")
 	checkTree(t, s, View{}, `
 		main:4,0
 		  lib.js:3,2
@@ -272,7 +273,8 @@ func TestFocusInvertedSubtree(t *testing.T) {
 	if n == NoNode {
 		t.Fatal("bottom-up path G/F not found")
 	}
-	if err := s.Push(Transform{Kind: FocusSubtree, Path: inv.Path(n), Inverted: true}); err != nil {
+	s, err := s.Push(Transform{Kind: FocusSubtree, Path: inv.Path(n), Inverted: true})
+	if err != nil {
 		t.Fatal(err)
 	}
 	checkTree(t, s, View{Inverted: true}, `
@@ -294,7 +296,7 @@ func TestMergeRootDropsItsSelfTime(t *testing.T) {
 		A  A  B
 		   C
 	`))
-	push(t, s, "merge-call-node:A")
+	s = push(t, s, "merge-call-node:A")
 	// A had 1 ms of its own and no caller to charge it to.
 	checkTree(t, s, View{}, `
 		B:1,1
@@ -307,7 +309,7 @@ func TestPruneRootDropsTheSubtree(t *testing.T) {
 		A  A  B
 		   C
 	`))
-	push(t, s, "prune:A")
+	s = push(t, s, "prune:A")
 	checkTree(t, s, View{}, `
 		B:1,1
 	`)
@@ -358,7 +360,7 @@ func TestPathsAndLookups(t *testing.T) {
 	// The path of E survives the merge of C as A/B/D/E (the seed's "How call tree
 	// modifications affect function paths").
 	e, _ := ParseSpec("focus-subtree:A/B/C/D/E", s)
-	push(t, s, "merge-call-node:A/B/C")
+	s = push(t, s, "merge-call-node:A/B/C")
 	moved := s.MapPath(e[0].Path)
 	if got := s.Functions().PathString(moved); got != "A/B/D/E" {
 		t.Errorf("E's path after merging C is %q, want A/B/D/E", got)
@@ -394,10 +396,10 @@ func TestParseSpecErrors(t *testing.T) {
 		t.Fatalf("drop-function of an ambiguous name should drop each match: %v %v", ts, err)
 	}
 	// Push validates what it is given directly.
-	if err := s.Push(Transform{Kind: MergeCallNode}); err == nil {
+	if _, err := s.Push(Transform{Kind: MergeCallNode}); err == nil {
 		t.Error("a merge without a path was accepted")
 	}
-	if err := s.Push(Transform{Kind: DropFunction, Func: 999}); err == nil {
+	if _, err := s.Push(Transform{Kind: DropFunction, Func: 999}); err == nil {
 		t.Error("a function out of range was accepted")
 	}
 }
@@ -420,7 +422,7 @@ func TestRange(t *testing.T) {
 		      F:1,1
 	`)
 	// The transforms of a stack carry over to another range.
-	push(t, s, "drop-function:H")
+	s = push(t, s, "drop-function:H")
 	wider, err := src.WithRange(AllTime)
 	if err != nil {
 		t.Fatal(err)
@@ -453,7 +455,7 @@ func TestHoles(t *testing.T) {
 
 func TestSampleNode(t *testing.T) {
 	s := mustStack(t, profileFromText(t, seedSamples))
-	push(t, s, "merge-call-node:A/B/C")
+	s = push(t, s, "merge-call-node:A/B/C")
 	tree := s.Tree(View{})
 	for i, want := range []string{"A/B/D/E", "A/B/F/G", "A/B/H/F"} {
 		n := s.SampleNode(tree, i)
@@ -481,10 +483,9 @@ func TestTransformFor(t *testing.T) {
 			t.Errorf("%s does not apply to run", k)
 			continue
 		}
-		if err := s.Push(tf); err != nil {
+		if _, err := s.Push(tf); err != nil {
 			t.Errorf("%s: %v", k, err)
 		}
-		s.Pop()
 	}
 	if _, ok := TransformFor(CollapseResource, tree, idle); ok {
 		t.Error("collapse-resource offered for a function without a script")
@@ -551,11 +552,39 @@ func TestSpecRoundTrip(t *testing.T) {
 			t.Errorf("ParseSpec(%q).Spec() = %q", spec, got)
 		}
 	}
-	push(t, s, "focus-subtree-inverted:G/F")
+	s = push(t, s, "focus-subtree-inverted:G/F")
 	checkTree(t, s, View{}, `
 		A:1,0
 		  B:1,0
 		    C:1,0
 		      F:1,1
 	`)
+}
+
+// A stack never changes: pushing returns a new one, and two pushes on the same stack do not see
+// each other, so a transform can run on one goroutine while another draws the stack it started
+// from.
+func TestStackIsImmutable(t *testing.T) {
+	s := mustStack(t, profileFromText(t, seedSamples))
+	before := drawTree(s.Tree(View{}))
+	dropped := push(t, s, "drop-function:E")
+	focused := push(t, s, "focus-subtree:A/B")
+	if got := drawTree(s.Tree(View{})); got != before || s.Len() != 0 {
+		t.Fatalf("pushing changed the stack it pushed on:\n%swant:\n%s", got, before)
+	}
+	if dropped.Len() != 1 || focused.Len() != 1 {
+		t.Fatalf("lengths %d and %d, want 1 and 1", dropped.Len(), focused.Len())
+	}
+	f := s.Functions()
+	if a, b := dropped.Transforms()[0].Spec(f), focused.Transforms()[0].Spec(f); a == b {
+		t.Fatalf("two pushes on one stack share their top: %s", a)
+	}
+	// A push on top of one branch leaves the other alone.
+	both := push(t, dropped, "merge-function:C")
+	if dropped.Len() != 1 || both.Len() != 2 || focused.Transforms()[0].Kind != FocusSubtree {
+		t.Fatal("a push on one branch changed another")
+	}
+	if popped, ok := both.Pop(); !ok || drawTree(popped.Tree(View{})) != drawTree(dropped.Tree(View{})) {
+		t.Fatal("popping the last push did not give back the stack below it")
+	}
 }

@@ -401,10 +401,7 @@ func prepare(src *Source, opt CompareOptions) (*Stack, error) {
 // withTransform is s with t pushed. Every push of a comparison goes through here, so that it
 // follows the stack's API in one place.
 func withTransform(s *Stack, t Transform) (*Stack, error) {
-	if err := s.Push(t); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return s.Push(t)
 }
 
 // IdleFunction is V8's "(idle)" pseudo-function of the profile, NoFunc when it has none.

@@ -99,15 +99,15 @@ func TestFixturesSelfTimeAddsUp(t *testing.T) {
 					t.Errorf("%s: bottom-up roots add up to %v, want %v", ProfileLabel(tr, i), roots, want)
 				}
 				for _, tf := range sampleTransforms(tree) {
-					if err := s.Push(tf); err != nil {
+					pushed, err := s.Push(tf)
+					if err != nil {
 						t.Fatal(err)
 					}
-					after := s.Tree(View{})
+					after := pushed.Tree(View{})
 					if after.Total() > want {
 						t.Errorf("%s after %s: total grew to %v", ProfileLabel(tr, i), tf.Spec(src.Functions()), after.Total())
 					}
 					checkSums(t, ProfileLabel(tr, i)+" after "+tf.Spec(src.Functions()), after)
-					s.Pop()
 				}
 			}
 		})

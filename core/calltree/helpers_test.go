@@ -172,18 +172,21 @@ func dedent(s string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// push resolves a command-line spec against the stack's current tree and pushes it.
-func push(tb testing.TB, s *Stack, spec string) {
+// push resolves a command-line spec against the stack's current tree and returns the stack with
+// it pushed.
+func push(tb testing.TB, s *Stack, spec string) *Stack {
 	tb.Helper()
 	ts, err := ParseSpec(spec, s)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for _, t := range ts {
-		if err := s.Push(t); err != nil {
+		var err error
+		if s, err = s.Push(t); err != nil {
 			tb.Fatal(err)
 		}
 	}
+	return s
 }
 
 func checkTree(tb testing.TB, s *Stack, v View, want string) {

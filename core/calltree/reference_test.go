@@ -275,7 +275,8 @@ func TestTransformsAgainstReference(t *testing.T) {
 			if !ok {
 				continue
 			}
-			if err := s.Push(tf); err != nil {
+			var err error
+			if s, err = s.Push(tf); err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
 			what += " | " + tf.Spec(f)

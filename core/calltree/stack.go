@@ -1,20 +1,19 @@
 package calltree
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
 )
 
-// Stack is a source with a stack of transforms applied in order. Each level keeps its table, so
-// popping is immediate; trees of the top level are cached per view. A Stack is safe for
-// concurrent use.
+// Stack is a source with a stack of transforms applied in order. A Stack never changes: Push,
+// Pop and Truncate return a new Stack that shares the levels below the change, so popping is
+// immediate and a transform can run on one goroutine while another reads the stack it started
+// from. Trees of a stack are cached per view; a Stack is safe for concurrent use.
 type Stack struct {
 	src    *Source
-	mu     sync.Mutex
 	levels []level
-	trees  map[View]*Tree
+	trees  *sync.Map // View → *Tree, shared by nothing else
 }
 
 type level struct {
@@ -31,7 +30,12 @@ func NewStack(src *Source) *Stack {
 	for i := range identity {
 		identity[i] = int32(i)
 	}
-	return &Stack{src: src, levels: []level{{table: src.base, nodeOf: identity}}, trees: map[View]*Tree{}}
+	return &Stack{src: src, levels: []level{{table: src.base, nodeOf: identity}}, trees: new(sync.Map)}
+}
+
+// withLevels is a stack over the same source with other levels (sharing their memory).
+func (s *Stack) withLevels(levels []level) *Stack {
+	return &Stack{src: s.src, levels: levels, trees: new(sync.Map)}
 }
 
 // Source is the untransformed data of the stack.
@@ -41,16 +45,10 @@ func (s *Stack) Source() *Source { return s.src }
 func (s *Stack) Functions() *Functions { return s.src.funcs }
 
 // Len is the number of transforms on the stack.
-func (s *Stack) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.levels) - 1
-}
+func (s *Stack) Len() int { return len(s.levels) - 1 }
 
 // Transforms lists the transforms, first applied first.
 func (s *Stack) Transforms() []Transform {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	out := make([]Transform, 0, len(s.levels)-1)
 	for _, l := range s.levels[1:] {
 		out = append(out, l.t)
@@ -58,19 +56,15 @@ func (s *Stack) Transforms() []Transform {
 	return out
 }
 
-// Push applies t on top of the stack. A path that names no node is not an error: the transform
-// then keeps nothing (focus) or changes nothing (merge, prune), as it would after a change of
-// range. The stack is not locked while the transform runs, so a UI can keep reading it; if the
-// stack changes meanwhile, Push fails with ErrStackChanged and leaves it as it is.
-func (s *Stack) Push(t Transform) error {
+// Push returns the stack with t applied on top; s itself is unchanged. A path that names no node
+// is not an error: the transform then keeps nothing (focus) or changes nothing (merge, prune), as
+// it would after a change of range.
+func (s *Stack) Push(t Transform) (*Stack, error) {
 	if err := t.validate(s.src.funcs); err != nil {
-		return err
+		return nil, err
 	}
 	t.Path = slices.Clone(t.Path)
-	s.mu.Lock()
-	depth := len(s.levels)
-	top := s.levels[depth-1]
-	s.mu.Unlock()
+	top := s.levels[len(s.levels)-1]
 	next, target := t.apply(top.table, s.src.funcs)
 	nodeOf := make([]int32, len(top.nodeOf))
 	for i, n := range top.nodeOf {
@@ -79,61 +73,43 @@ func (s *Stack) Push(t Transform) error {
 			nodeOf[i] = target[n]
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.levels) != depth || s.levels[depth-1].table != top.table {
-		return ErrStackChanged
-	}
-	s.levels = append(s.levels, level{t: t, table: next, nodeOf: nodeOf})
-	clear(s.trees)
-	return nil
+	// The full slice expression makes append copy, so that two pushes on one stack never write
+	// into each other's levels.
+	levels := append(s.levels[:len(s.levels):len(s.levels)], level{t: t, table: next, nodeOf: nodeOf})
+	return s.withLevels(levels), nil
 }
 
-// ErrStackChanged is returned by Push when another goroutine changed the stack while it ran.
-var ErrStackChanged = errors.New("calltree: the transform stack changed during Push")
-
-// Pop removes the last transform; it reports false when the stack was empty.
-func (s *Stack) Pop() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// Pop returns the stack without its last transform, and false when there was none (then s).
+func (s *Stack) Pop() (*Stack, bool) {
 	if len(s.levels) == 1 {
-		return false
+		return s, false
 	}
-	s.levels = s.levels[:len(s.levels)-1]
-	clear(s.trees)
-	return true
+	return s.withLevels(s.levels[:len(s.levels)-1]), true
 }
 
-// Truncate keeps the first n transforms, as a click on a breadcrumb does.
-func (s *Stack) Truncate(n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// Truncate returns the stack with its first n transforms, as a click on a breadcrumb asks.
+func (s *Stack) Truncate(n int) *Stack {
 	if n < 0 || n+1 >= len(s.levels) {
-		return
+		return s
 	}
-	s.levels = s.levels[:n+1]
-	clear(s.trees)
+	return s.withLevels(s.levels[:n+1])
 }
 
 // Tree returns the tree of the top of the stack in view v.
 func (s *Stack) Tree(v View) *Tree {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if tr, ok := s.trees[v]; ok {
-		return tr
+	if tr, ok := s.trees.Load(v); ok {
+		return tr.(*Tree)
 	}
-	tr := newTree(s.src.funcs, s.levels[len(s.levels)-1].table, v)
-	s.trees[v] = tr
-	return tr
+	// Two goroutines asking at once may both build the tree; the first one stored wins.
+	tr, _ := s.trees.LoadOrStore(v, newTree(s.src.funcs, s.levels[len(s.levels)-1].table, v))
+	return tr.(*Tree)
 }
 
 // SampleNode returns the node of the (non-inverted) tree t that sample i of the profile falls
 // in after the transforms, NoNode when the sample is outside the range or dropped. t must come
 // from this stack's Tree with the same transforms.
 func (s *Stack) SampleNode(t *Tree, i int) NodeID {
-	s.mu.Lock()
 	top := s.levels[len(s.levels)-1]
-	s.mu.Unlock()
 	if t.view.Inverted || t.calls != top.table || i < 0 || i >= len(s.src.sampleNode) {
 		return NoNode
 	}
@@ -152,7 +128,8 @@ func (s *Stack) WithSource(src *Source) (*Stack, error) {
 	}
 	out := NewStack(src)
 	for _, t := range s.Transforms() {
-		if err := out.Push(t); err != nil {
+		var err error
+		if out, err = out.Push(t); err != nil {
 			return nil, err
 		}
 	}
