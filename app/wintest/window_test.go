@@ -393,11 +393,17 @@ func TestBrokenFile(t *testing.T) {
 	s := waitState(t, state, "an error or a warning", func(s shownState) bool {
 		return !s.Loading && (s.Error != "" || len(s.Warnings) > 0)
 	})
-	time.Sleep(2 * time.Second) // the first frame of a fresh GL window
-	img := d.screenshot(t, "broken")
+	// The first frame of a fresh GL window can take seconds on a busy machine: look again until
+	// the text shows or the deadline passes.
 	bottom := image.Rect(0, screenH-200, screenW, screenH)
-	if sat, _ := colourStats(img, bottom); sat < 30 {
-		t.Fatalf("no error or warning text visible (%q, %q)", s.Error, s.Warnings)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		sat, _ := colourStats(d.screenshot(t, "broken"), bottom)
+		if sat >= 30 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no error or warning text visible (%q, %q)", s.Error, s.Warnings)
+		}
 	}
 	d.xdo(t, "mousemove", "400", "400", "key", "w", "click", "4")
 	settle()
