@@ -158,6 +158,7 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 		m.NodeParent = append(m.NodeParent, parent)
 		m.NodeDepth = append(m.NodeDepth, depth)
 		m.NodeFrame = append(m.NodeFrame, c.NodeFrame[ni])
+		m.NodeTicks = append(m.NodeTicks, c.NodeTicks[ni])
 		if id := c.NodeID[ni]; id != core.NoNode {
 			modelOf.set(id, mi)
 		}
@@ -276,9 +277,21 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		}
 	}
 
-	if !slices.IsSorted(ts) {
-		stableSortByTime(samples, ts)
+	// Per-sample positions, where every sample has one (a trace's chunks carry them).
+	var lines, cols []int32
+	if len(a.Lines) == len(a.Samples) && len(a.Lines) > 0 {
+		lines = make([]int32, ns)
+		copy(lines, a.Lines)
+		if len(a.Columns) == len(a.Samples) {
+			cols = make([]int32, ns)
+			copy(cols, a.Columns)
+		}
 	}
+
+	if !slices.IsSorted(ts) {
+		stableSortByTime(samples, ts, lines, cols)
+	}
+	m.SampleLine, m.SampleColumn = lines, cols
 
 	if ns == 0 {
 		m.Timestamps = []float64{m.EndTime}
@@ -321,8 +334,9 @@ func extraWhat(samples, stamps int) string {
 	return "timestamps are holes"
 }
 
-// stableSortByTime reorders samples and ts by time, keeping the file order of equal times.
-func stableSortByTime(samples []int32, ts []float64) {
+// stableSortByTime reorders samples and ts by time, keeping the file order of equal times; the
+// extra columns (nil or as long as samples) are reordered with them.
+func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 	type pair struct {
 		t float64
 		i int32
@@ -352,6 +366,15 @@ func stableSortByTime(samples []int32, ts []float64) {
 	for k, p := range ps {
 		ts[k] = p.t
 		samples[k] = old[p.i]
+	}
+	for _, col := range extra {
+		if col == nil {
+			continue
+		}
+		old = append(old[:0], col...)
+		for k, p := range ps {
+			col[k] = old[p.i]
+		}
 	}
 }
 

@@ -245,6 +245,7 @@ func (sp *selfProfile) finish(l *loader) error {
 		}
 		c.NodeFlags = push(c.NodeFlags, flags)
 		c.NodeChildren = push(c.NodeChildren, core.Span{})
+		c.NodeTicks = push(c.NodeTicks, core.Span{})
 		c.NodeFrame = push(c.NodeFrame, l.internFrame(cf))
 	}
 	addNode(selfRootID, core.NoNode, core.CallFrame{FunctionName: l.strs.Intern("(root)"), ScriptID: zero, Line: -1, Column: -1})
