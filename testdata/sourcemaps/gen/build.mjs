@@ -1,0 +1,23 @@
+// Bundles src/ four ways into ../out/: esbuild (minified, external map plus an inline data: URL),
+// esbuild-plain (not minified, for per-line times), webpack (production, minified by terser) and
+// rollup (typescript + terser). Each output folder gets bundle.js, bundle.js.map and index.html.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+
+const out = "../out";
+rmSync(out, { recursive: true, force: true });
+const bin = (name) => `node_modules/.bin/${name}`;
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: "inherit" });
+
+run(bin("esbuild"), ["src/index.ts", "--bundle", "--minify", "--sourcemap=both",
+  "--format=iife", `--outfile=${out}/esbuild/bundle.js`]);
+run(bin("esbuild"), ["src/index.ts", "--bundle", "--sourcemap",
+  "--format=iife", `--outfile=${out}/esbuild-plain/bundle.js`]);
+run(bin("webpack"), ["--config", "webpack.config.cjs"]);
+run(bin("rollup"), ["--config", "rollup.config.mjs"]);
+
+for (const b of ["esbuild", "esbuild-plain", "webpack", "rollup"]) {
+  mkdirSync(`${out}/${b}`, { recursive: true });
+  writeFileSync(`${out}/${b}/index.html`,
+    `<!doctype html><title>${b}</title><script src="bundle.js"></script>\n`);
+}
