@@ -11,7 +11,7 @@ import (
 	"flamedesk/core/load"
 )
 
-const dumpUsage = `Usage: flamedesk dump [--refine] FILE
+const dumpUsage = `Usage: flamedesk dump [--refine] [--sourcemaps DIR] FILE
 
 Prints every thread's track as JSON (format "flamedesk-dump/1"): the tree of trace events and
 JS calls in pre-order, with ts and dur in µs on the trace's clock and depth 0 for roots, then the
@@ -19,12 +19,16 @@ profiles and the load warnings. DevTools' own output has the same entries; see
 shared/conformance/README.md for the fields.
 
   --refine   also write, per profile, Lighthouse's synthetic B/E events (naive and refined)
-`
+
+A JS call that a source map covers gets an "original" object beside its callFrame (functionName,
+url, lineNumber, columnNumber of the original source); callFrame stays as the engine wrote it.
+` + sourceMapsUsage
 
 func runDump(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	refine := fs.Bool("refine", false, "")
+	sourceMaps := addSourceMapsFlag(fs)
 	files, code, ok := parseFileArgs(fs, "dump", dumpUsage, args, stdout, stderr)
 	if !ok {
 		return code
@@ -35,6 +39,7 @@ func runDump(args []string, stdout, stderr io.Writer) int {
 		return inputError(stderr, file, err)
 	}
 	integrate.Build(tr)
+	applySourceMaps(tr, *sourceMaps)
 	if err := dump.Write(stdout, tr, dump.Options{File: file, Refine: *refine}); err != nil {
 		fmt.Fprintf(stderr, "flamedesk: dump: %v\n", err)
 		return exitInput
