@@ -184,9 +184,43 @@ func parse(scriptURL string, b []byte) (c *sourcemap.Consumer, err error) {
 			c, err = nil, fmt.Errorf("malformed map: %v", r)
 		}
 	}()
+	if err := checkMappings(b); err != nil {
+		return nil, err
+	}
 	// The map's own URL is not passed: sources stay as the bundler wrote them, which is what
 	// people recognise and what the folder search matches.
 	return sourcemap.Parse("", b)
+}
+
+// checkMappings rejects mappings with characters that are not base64 VLQ digits or separators:
+// the decoder reads them as digits of some value, which would map frames to nonsense.
+func checkMappings(b []byte) error {
+	var m struct {
+		Mappings string `json:"mappings"`
+		Sections []struct {
+			Map struct {
+				Mappings string `json:"mappings"`
+			} `json:"map"`
+		} `json:"sections"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	all := []string{m.Mappings}
+	for _, s := range m.Sections {
+		all = append(all, s.Map.Mappings)
+	}
+	for _, mp := range all {
+		for i := 0; i < len(mp); i++ {
+			c := mp[i]
+			ok := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' ||
+				c == '+' || c == '/' || c == ',' || c == ';'
+			if !ok {
+				return fmt.Errorf("mappings hold %q at offset %d, not a base64 VLQ digit", c, i)
+			}
+		}
+	}
+	return nil
 }
 
 // lookup asks the map for a 1-based generated line and 0-based column.
