@@ -160,6 +160,9 @@ func (s *Set) find(scriptURL string, embedded map[string]json.RawMessage, dir *f
 			}
 		}
 	}
+	if m, ok := s.fromScriptFile(scriptURL, limit, w, try); ok {
+		return m, true
+	}
 	if p, ok := dir.lookup(scriptURL, mapURL); ok {
 		b, size, err := readCapped(p, limit)
 		switch {
@@ -174,6 +177,44 @@ func (s *Set) find(scriptURL string, embedded map[string]json.RawMessage, dir *f
 		}
 	}
 	return Map{}, false
+}
+
+// fromScriptFile reads the sourceMappingURL of a script at a file:// URL that exists here, and the
+// map it names: a data: URL, or a file relative to the script.
+func (s *Set) fromScriptFile(scriptURL string, limit int64, w *core.Warnings, try func(Origin, string, []byte) (Map, bool)) (Map, bool) {
+	u, err := url.Parse(scriptURL)
+	if err != nil || u.Scheme != "file" {
+		return Map{}, false
+	}
+	script := filepath.FromSlash(u.Path)
+	text, _, err := readCapped(script, limit)
+	if err != nil {
+		return Map{}, false
+	}
+	ref := sourceMappingURL(string(text))
+	if ref == "" {
+		return Map{}, false
+	}
+	if b, ok := decodeDataURL(ref); ok {
+		return try(FromScriptFile, "", b)
+	}
+	r, err := url.Parse(ref)
+	if err != nil || (r.Scheme != "" && r.Scheme != "file") {
+		return Map{}, false
+	}
+	p := filepath.FromSlash(r.Path)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(script), p)
+	}
+	b, size, err := readCapped(p, limit)
+	switch {
+	case errors.Is(err, errTooLarge):
+		w.Add(fmt.Sprintf("source maps over %d MB skipped (%s: %d MB)", limit>>20, filepath.Base(p), size>>20), 1)
+		return Map{}, false
+	case err != nil:
+		return Map{}, false
+	}
+	return try(FromScriptFile, p, b)
 }
 
 // parse decodes a map; the library may panic on some malformed input (a source index past the

@@ -35,6 +35,9 @@ const (
 	FromDataURL
 	// FromFolder: a file in the folder the user named.
 	FromFolder
+	// FromScriptFile: the sourceMappingURL of a script that is on this disk (a file:// URL, as
+	// node writes in a .cpuprofile), and the map beside it.
+	FromScriptFile
 )
 
 func (o Origin) String() string {
@@ -45,6 +48,8 @@ func (o Origin) String() string {
 		return "data: URL"
 	case FromFolder:
 		return "folder"
+	case FromScriptFile:
+		return "script file"
 	}
 	return "none"
 }

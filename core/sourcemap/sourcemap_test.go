@@ -2,7 +2,11 @@ package sourcemap_test
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -282,4 +286,58 @@ func TestSourceText(t *testing.T) {
 	if !ok || strings.TrimSpace(src.Text) != strings.TrimSpace(string(bundle)) {
 		t.Errorf("generated source from the trace (%v, %d bytes) is not out/esbuild/bundle.js (%d bytes)", ok, len(src.Text), len(bundle))
 	}
+}
+
+// TestScriptOnDisk: a node profile names its script by a file:// URL; when the script is on this
+// disk, its sourceMappingURL leads to the map beside it, with no folder named.
+func TestScriptOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"bundle.js", "bundle.js.map"} {
+		b, err := os.ReadFile(filepath.Join(fixtures, "out", "esbuild-plain", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zr, err := os.Open(filepath.Join(fixtures, "profiles", "esbuild-plain.cpuprofile.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	gz, err := gzip.NewReader(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := io.ReadAll(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	here := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "bundle.js"))}).String()
+	text = bytes.ReplaceAll(text, []byte("file:///project/out/esbuild-plain/bundle.js"), []byte(here))
+	prof := filepath.Join(dir, "app.cpuprofile")
+	if err := os.WriteFile(prof, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := load.File(context.Background(), prof, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	integrate.Build(tr)
+	set := sourcemap.Apply(tr, sourcemap.Options{})
+	if len(set.Maps) != 1 || set.Maps[0].Origin != sourcemap.FromScriptFile {
+		t.Fatalf("maps %+v, warnings %v", set.Maps, tr.Warnings.Lines())
+	}
+	d := declarations(t)["countPrimesBelow"]
+	for f := range tr.Frames {
+		o := tr.Shown(core.FrameID(f), true)
+		if tr.Strings.Get(o.FunctionName) == "countPrimesBelow" {
+			if path.Base(tr.Strings.Get(o.URL)) != d.file || int(o.Line)+1 != d.line {
+				t.Errorf("countPrimesBelow at %s:%d, declared at %s:%d", tr.Strings.Get(o.URL), o.Line+1, d.file, d.line)
+			}
+			return
+		}
+	}
+	t.Error("no frame maps to countPrimesBelow")
 }
