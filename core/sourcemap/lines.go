@@ -2,6 +2,7 @@ package sourcemap
 
 import (
 	"sort"
+	"strings"
 
 	"flamedesk/core"
 )
@@ -156,4 +157,32 @@ func placeLine(tr *core.Trace, set *Set, f core.FrameID, line, col int32, origin
 		return 0, false
 	}
 	return int32(oline), true
+}
+
+// SourceLine is one line of a source view: its text and the self time the function spent on it.
+type SourceLine struct {
+	Text    string
+	Self    float64 // µs
+	Samples float64
+}
+
+// Annotate splits a source's text into lines and puts each line's time beside it. Times on lines
+// past the end of the text (a source that changed since the recording) are left out; Annotate
+// reports how much.
+func Annotate(text string, lt LineTimes) (lines []SourceLine, missing float64) {
+	for _, l := range strings.SplitAfter(text, "\n") {
+		lines = append(lines, SourceLine{Text: strings.TrimRight(l, "\r\n")})
+	}
+	if n := len(lines); n > 0 && lines[n-1].Text == "" && strings.HasSuffix(text, "\n") {
+		lines = lines[:n-1]
+	}
+	for _, l := range lt.Lines {
+		if i := int(l.Line) - 1; i >= 0 && i < len(lines) {
+			lines[i].Self += l.Self
+			lines[i].Samples += l.Samples
+		} else {
+			missing += l.Self
+		}
+	}
+	return lines, missing
 }

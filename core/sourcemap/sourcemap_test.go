@@ -341,3 +341,35 @@ func TestScriptOnDisk(t *testing.T) {
 	}
 	t.Error("no frame maps to countPrimesBelow")
 }
+
+// TestAnnotate: the source view of countPrimesBelow puts each line's time beside the text of that
+// line of geometry.ts, and nothing is lost.
+func TestAnnotate(t *testing.T) {
+	tr, set := loadMapped(t, "profiles/esbuild-plain.cpuprofile.gz", fixtures)
+	var fn core.FrameID
+	for f := range tr.Frames {
+		if tr.Strings.Get(tr.Frames[f].FunctionName) == "countPrimesBelow" {
+			fn = core.FrameID(f)
+		}
+	}
+	src, ok := set.SourceOf(fn, true)
+	if !ok {
+		t.Fatal("no source for countPrimesBelow")
+	}
+	lt := sourcemap.Lines(tr, set, &tr.Profiles[0], func(f core.FrameID) bool { return f == fn }, true)
+	lines, missing := sourcemap.Annotate(src.Text, lt)
+	disk := readLines(t, filepath.Join(fixtures, "gen", "src", "geometry.ts"))
+	if len(lines) != len(disk) || missing != 0 {
+		t.Fatalf("%d lines (%v µs missing), geometry.ts has %d", len(lines), missing, len(disk))
+	}
+	sum := 0.0
+	for i, l := range lines {
+		if l.Text != disk[i] {
+			t.Fatalf("line %d: %q, file has %q", i+1, l.Text, disk[i])
+		}
+		sum += l.Self
+	}
+	if d := sum + lt.Elsewhere - lt.Total; d > 1e-6 || d < -1e-6 || sum == 0 {
+		t.Errorf("annotated %.3f + elsewhere %.3f != total %.3f", sum, lt.Elsewhere, lt.Total)
+	}
+}
