@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-sourcemap/sourcemap"
 
@@ -47,8 +48,11 @@ type Map struct {
 	rawSource map[string]string
 }
 
-// Set is the result of Apply: the maps applied, and what the source view asks of them.
+// Set is the result of Apply: the maps applied, and what the source view asks of them. Its methods
+// may be called from several goroutines.
 type Set struct {
+	// mu guards the maps' caches of source texts.
+	mu     sync.Mutex
 	tr     *core.Trace
 	folder *folder
 	Maps   []Map
@@ -60,7 +64,7 @@ type Set struct {
 }
 
 // Apply finds the maps of the scripts that tr's frames name and fills tr.Original. Call it after
-// core/integrate; it never fails: what cannot be read is counted in tr.Warnings and its frames
+// core/integrate and before the trace is shared (it interns the original names); it never fails: what cannot be read is counted in tr.Warnings and its frames
 // keep the engine's names. When no map applies, tr.Original stays nil.
 func Apply(tr *core.Trace, opts Options) *Set {
 	if opts.MaxMapBytes <= 0 {

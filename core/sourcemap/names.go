@@ -13,6 +13,8 @@ func (s *Set) nameInSource(m *Map, source string, line, col int) string {
 	if text == "" {
 		return ""
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if m.lineStarts == nil {
 		m.lineStarts = map[string][]int{}
 	}
@@ -38,6 +40,8 @@ func (s *Set) nameInSource(m *Map, source string, line, col int) string {
 
 // originalText is the text of one of a map's sources, "" when it is not at hand; it is read once.
 func (s *Set) originalText(m *Map, raw string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if t, ok := m.texts[raw]; ok {
 		return t
 	}
