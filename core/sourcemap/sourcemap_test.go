@@ -79,7 +79,7 @@ func readLines(t *testing.T, p string) []string {
 	return out
 }
 
-func loadMapped(t *testing.T, rel, dir string) (*core.Trace, *sourcemap.Set) {
+func loadMapped(t testing.TB, rel, dir string) (*core.Trace, *sourcemap.Set) {
 	t.Helper()
 	tr, err := load.File(context.Background(), filepath.Join(fixtures, rel), nil)
 	if err != nil {
