@@ -40,7 +40,7 @@ var mappedFunctions = []struct{ name, file string }{
 // TestCalltreeJSONOriginalNames: with the maps, calltree's name, url and line are the original
 // function's, for the three bundlers; --generated gives the engine's names back.
 func TestCalltreeJSONOriginalNames(t *testing.T) {
-	for _, b := range []string{"esbuild", "webpack", "rollup"} {
+	for _, b := range []string{"esbuild", "webpack", "rollup", "parcel"} {
 		t.Run(b, func(t *testing.T) {
 			file := filepath.Join(sourceMapFixtures, "traces", b+".trace.json.gz")
 			doc := runCalltreeJSON(t, file, "--sourcemaps", sourceMapFixtures)

@@ -104,6 +104,9 @@ var bundled = []struct {
 	{"traces/webpack.trace.json.gz", "", sourcemap.FromMetadata, true},
 	// The rollup trace names bundle.js.map; it is found in the folder.
 	{"traces/rollup.trace.json.gz", fixtures, sourcemap.FromFolder, true},
+	// parcel names its script index.js after the entry, and its sources src/*.ts.
+	{"traces/parcel.trace.json.gz", fixtures, sourcemap.FromFolder, true},
+	{"profiles/parcel.cpuprofile.gz", fixtures, sourcemap.FromFolder, true},
 	{"profiles/esbuild.cpuprofile.gz", fixtures, sourcemap.FromFolder, true},
 	{"profiles/webpack.cpuprofile.gz", fixtures, sourcemap.FromFolder, true},
 	{"profiles/rollup.cpuprofile.gz", fixtures, sourcemap.FromFolder, true},
@@ -125,7 +128,7 @@ func TestBundlesMapToDeclarations(t *testing.T) {
 			if len(set.Maps) != 1 {
 				t.Fatalf("%d maps applied, want 1 (the bundle's); warnings %v", len(set.Maps), tr.Warnings.Lines())
 			}
-			if m := set.Maps[0]; m.Origin != c.origin || !strings.HasSuffix(m.ScriptURL, "/bundle.js") {
+			if m := set.Maps[0]; m.Origin != c.origin || !(strings.HasSuffix(m.ScriptURL, "/bundle.js") || strings.HasSuffix(m.ScriptURL, "/parcel/index.js")) {
 				t.Fatalf("map of %s from %v, want the bundle's from %v", m.ScriptURL, m.Origin, c.origin)
 			}
 			seen := map[string]bool{}

@@ -1,7 +1,8 @@
 // Records what the Go tests read: a Chromium trace of each minified bundle (../traces/B.trace.json.gz)
 // and a node --cpu-prof profile of every bundle (../profiles/B.cpuprofile.gz). Run build.mjs first.
+// Arguments name the bundles to record again (default: all).
 //
-// Scripts are served from http://127.0.0.1:8765/B/bundle.js. The traces carry the script sources
+// Scripts are served from http://127.0.0.1:8765/B/ (bundle.js, or index.js for parcel). The traces carry the script sources
 // (the v8-source-rundown-sources category, as DevTools' "include script content" does), and the
 // webpack trace also carries its map in metadata.sourceMaps, the way DevTools saves an enhanced
 // trace. Node reports file:// URLs of this checkout; they are rewritten to file:///project/out/...
@@ -14,6 +15,10 @@ import { gzipSync } from "node:zlib";
 import { resolve, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tmpdir } from "node:os";
+import { scripts } from "./bundles.mjs";
+
+const only = process.argv.slice(2);
+const wanted = (b) => only.length === 0 || only.includes(b);
 
 const outDir = resolve("../out");
 const port = 8765;
@@ -48,7 +53,7 @@ const browser = await chromium.launchPersistentContext(userDataDir, {
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync"],
 });
-for (const b of ["esbuild", "webpack", "rollup"]) {
+for (const b of ["esbuild", "webpack", "rollup", "parcel"].filter(wanted)) {
   const page = await browser.newPage();
   const cdp = await browser.newCDPSession(page);
   const events = [];
@@ -62,13 +67,13 @@ for (const b of ["esbuild", "webpack", "rollup"]) {
   await done;
   await page.close();
   // Only the renderer that ran the page matters; the browser and GPU processes add size, not tests.
-  const scriptPid = events.find((e) => e.name === "ScriptCatchup" && e.args?.data?.url?.includes("/bundle.js"))?.pid;
+  const scriptPid = events.find((e) => e.name === "ScriptCatchup" && e.args?.data?.url?.endsWith(`/${b}/${scripts[b]}`))?.pid;
   const kept = events.filter((e) => e.pid === scriptPid || e.ph === "M" || e.name === "TracingStartedInBrowser");
   const metadata = { source: "flamedesk testdata/sourcemaps/gen/record.mjs" };
   if (b === "webpack") {
-    const url = `${origin}/${b}/bundle.js`;
+    const url = `${origin}/${b}/${scripts[b]}`;
     metadata.sourceMaps = [{ url, sourceMapUrl: `${url}.map`,
-      sourceMap: JSON.parse(readFileSync(join(outDir, b, "bundle.js.map"), "utf8")) }];
+      sourceMap: JSON.parse(readFileSync(join(outDir, b, `${scripts[b]}.map`), "utf8")) }];
   }
   writeFileSync(`../traces/${b}.trace.json.gz`, gzipSync(JSON.stringify({ metadata, traceEvents: kept })));
   console.log(b, kept.length, "events");
@@ -78,10 +83,10 @@ server.close();
 rmSync(userDataDir, { recursive: true, force: true });
 
 const projectURL = pathToFileURL(outDir).href;
-for (const b of ["esbuild", "esbuild-plain", "webpack", "rollup"]) {
+for (const b of Object.keys(scripts).filter(wanted)) {
   const dir = join(tmpdir(), `flamedesk-cpuprof-${process.pid}-${b}`);
   execFileSync(process.execPath, ["--cpu-prof", "--cpu-prof-interval", "250", `--cpu-prof-dir=${dir}`,
-    "--enable-source-maps", join(outDir, b, "bundle.js")], { stdio: "inherit" });
+    "--enable-source-maps", join(outDir, b, scripts[b])], { stdio: "inherit" });
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   const text = readFileSync(join(dir, file), "utf8").split(projectURL).join("file:///project/out");
   writeFileSync(`../profiles/${b}.cpuprofile.gz`, gzipSync(text));
