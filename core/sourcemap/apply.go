@@ -339,6 +339,9 @@ func cleanSource(src string) string {
 			s = u.Path
 		}
 	}
+	if strings.Contains(s, "://") {
+		return s // a URL of its own (a CDN's library, say): shown as is
+	}
 	s = path.Clean(s)
 	for strings.HasPrefix(s, "../") {
 		s = s[3:]

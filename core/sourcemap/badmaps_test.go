@@ -89,11 +89,17 @@ func applyWithMap(t testing.TB, mapText []byte, opts sourcemap.Options) *core.Tr
 const goodMap = `{"version":3,"sources":["a.ts"],"names":["realName"],"mappings":"UAEEA"}`
 
 func TestGoodSyntheticMap(t *testing.T) {
-	tr := applyWithMap(t, []byte(goodMap), sourcemap.Options{})
-	f := findFrame(t, tr, "f")
-	o := tr.Shown(f, true)
-	if !tr.IsMapped(f) || tr.Strings.Get(o.FunctionName) != "realName" || tr.Strings.Get(o.URL) != "a.ts" || o.Line != 2 || o.Column != 2 {
-		t.Fatalf("f maps to %q %q %d:%d (warnings %v)", tr.Strings.Get(o.FunctionName), tr.Strings.Get(o.URL), o.Line, o.Column, tr.Warnings.Lines())
+	for _, m := range []string{
+		goodMap,
+		// The same map as the one section of an index map.
+		`{"version":3,"sections":[{"offset":{"line":0,"column":0},"map":` + goodMap + `}]}`,
+	} {
+		tr := applyWithMap(t, []byte(m), sourcemap.Options{})
+		f := findFrame(t, tr, "f")
+		o := tr.Shown(f, true)
+		if !tr.IsMapped(f) || tr.Strings.Get(o.FunctionName) != "realName" || tr.Strings.Get(o.URL) != "a.ts" || o.Line != 2 || o.Column != 2 {
+			t.Errorf("%s: f maps to %q %q %d:%d (warnings %v)", m, tr.Strings.Get(o.FunctionName), tr.Strings.Get(o.URL), o.Line, o.Column, tr.Warnings.Lines())
+		}
 	}
 }
 

@@ -64,7 +64,7 @@ func (s *Set) originalText(m *Map, raw string) string {
 func declaredName(s string) string {
 	s = strings.TrimPrefix(s, "async ")
 	s = strings.TrimLeft(s, " \t")
-	if !strings.HasPrefix(s, "function") {
+	if !strings.HasPrefix(s, "function") || len(s) == len("function") || isIdentByte(s[len("function")], false) {
 		return ""
 	}
 	s = strings.TrimLeft(s[len("function"):], " \t")

@@ -265,6 +265,8 @@ func TestSourceText(t *testing.T) {
 		wantPath  bool
 	}{
 		{"traces/webpack.trace.json.gz", "", false},
+		// webpack://project/./src/geometry.ts is found on disk under the folder as src/geometry.ts.
+		{"traces/webpack.trace.json.gz", fixtures, true},
 		{"traces/rollup.trace.json.gz", fixtures, true},
 	} {
 		tr, set := loadMapped(t, c.file, c.dir)
