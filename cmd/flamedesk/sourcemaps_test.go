@@ -130,3 +130,49 @@ func TestDumpOriginal(t *testing.T) {
 		t.Fatal("no entry has countPrimesBelow as its original")
 	}
 }
+
+// TestSourceLines: "flamedesk source" puts each line's time beside that line of the TypeScript,
+// for a .cpuprofile (positionTicks) and a trace (per-sample lines).
+func TestSourceLines(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(sourceMapFixtures, "gen", "src", "geometry.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk := strings.Split(string(b), "\n")
+	decl := declaredAt(t, "geometry.ts", "countPrimesBelow")
+	for _, c := range []struct {
+		file      string
+		fromTicks bool
+	}{
+		{"profiles/esbuild-plain.cpuprofile.gz", true},
+		{"traces/rollup.trace.json.gz", false},
+	} {
+		var out, errOut bytes.Buffer
+		args := []string{"source", filepath.Join(sourceMapFixtures, c.file), "countPrimesBelow", "--sourcemaps", sourceMapFixtures, "--format", "json"}
+		if code := run(args, &out, &errOut); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		var doc struct {
+			File      string  `json:"file"`
+			Original  bool    `json:"original"`
+			Total     float64 `json:"total"`
+			FromTicks bool    `json:"fromTicks"`
+			Lines     []struct {
+				Line int     `json:"line"`
+				Self float64 `json:"self"`
+				Text string  `json:"text"`
+			} `json:"lines"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatalf("%s: %v\n%s", c.file, err, out.String())
+		}
+		if path.Base(doc.File) != "geometry.ts" || !doc.Original || doc.FromTicks != c.fromTicks || doc.Total <= 0 || len(doc.Lines) == 0 {
+			t.Fatalf("%s: %+v", c.file, doc)
+		}
+		for _, l := range doc.Lines {
+			if l.Line <= decl || l.Line > len(disk) || l.Text != strings.TrimRight(disk[l.Line-1], " \t") {
+				t.Errorf("%s: line %d %q; geometry.ts has %q there (the function starts on %d)", c.file, l.Line, l.Text, disk[min(max(l.Line-1, 0), len(disk)-1)], decl)
+			}
+		}
+	}
+}
