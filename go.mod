@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	gioui.org v0.10.3 // indirect
 	gioui.org/shader v1.0.9 // indirect
+	github.com/go-sourcemap/sourcemap v2.1.4+incompatible // indirect
 	github.com/go-text/typesetting v0.3.5 // indirect
 	github.com/godbus/dbus/v5 v5.2.2 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect

@@ -116,6 +116,10 @@ type RawChunks struct {
 	// NodeChildren addresses the node's "children" ids in Children (Len 0 when absent: see
 	// NodeHasChildren).
 	NodeChildren []Span
+	// NodeTicks addresses a .cpuprofile node's "positionTicks" in Positions as (line, ticks)
+	// pairs: how many of the node's samples fell on each 1-based line of its script. Len 0
+	// when absent.
+	NodeTicks []Span
 
 	// Arenas.
 	Children    []int64

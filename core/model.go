@@ -178,11 +178,18 @@ type ProfileModel struct {
 	NodeParent []int32
 	NodeDepth  []int32 // root -1, its children 0
 	NodeFrame  []FrameID
+	// NodeTicks is the node's positionTicks (a .cpuprofile's per-line sample counts), addressing
+	// (line, ticks) pairs in Trace.Chunks.Positions; Len 0 when the node has none.
+	NodeTicks []Span
 
 	// Samples holds node indexes, -1 for a sample whose node id is unknown (a hole).
 	Samples []int32
 	// Timestamps are µs, len(Samples)+1: the last one is the extrapolated end.
 	Timestamps []float64
+	// SampleLine and SampleColumn are the 1-based script position of each sample's top frame
+	// (a trace's ProfileChunk "lines" and "columns"), parallel to Samples; nil when the profile
+	// has none, 0 where V8 did not know.
+	SampleLine, SampleColumn []int32
 	// SampleTraceIDs maps a trace id (from trace_ids) to a node index, where the profile has them.
 	TraceIDNode map[int64]int32
 
@@ -266,6 +273,44 @@ type Trace struct {
 	Chunks RawChunks
 	// Stats is what the loader measured (sizes, counts, time per stage).
 	Stats LoadStats
+	// Metadata is the raw JSON of a trace's top-level "metadata" object, nil when it has none.
+	Metadata []byte
+	// Original is where source maps put each frame (core/sourcemap fills it after integration);
+	// nil when no map applied.
+	Original *OriginalFrames
+}
+
+// OriginalFrames holds, per FrameID, the original position that a source map gives a frame: extra
+// columns beside Trace.Frames, which keep the engine's own values.
+type OriginalFrames struct {
+	// Mapped is false for a frame no map covers; its other columns are then zero.
+	Mapped []bool
+	// Name is the original function name: the map's name where it has one, else the engine's.
+	Name []StrID
+	// URL is the original source file as the map names it, with bundler prefixes such as
+	// webpack://project/ removed (e.g. "src/text.ts").
+	URL []StrID
+	// Line and Column are 0-based, like CallFrame's.
+	Line, Column []int32
+}
+
+// Shown returns frame f as it is displayed: with its original name, URL and position when a source
+// map covers it and original is true, else as the engine recorded it.
+func (tr *Trace) Shown(f FrameID, original bool) CallFrame {
+	if int(f) >= len(tr.Frames) {
+		return CallFrame{Line: -1, Column: -1}
+	}
+	cf := tr.Frames[f]
+	if o := tr.Original; original && o != nil && int(f) < len(o.Mapped) && o.Mapped[f] {
+		cf.FunctionName, cf.URL, cf.Line, cf.Column = o.Name[f], o.URL[f], o.Line[f], o.Column[f]
+	}
+	return cf
+}
+
+// IsMapped reports whether a source map covers frame f.
+func (tr *Trace) IsMapped(f FrameID) bool {
+	o := tr.Original
+	return o != nil && int(f) < len(o.Mapped) && o.Mapped[f]
 }
 
 // Warnings counts what was skipped or repaired while loading, so that nothing is dropped silently.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"flamedesk/core"
@@ -33,6 +34,10 @@ type Model struct {
 	shown []TrackID
 	// dispatchTitles name EventDispatch entries by the DOM event they dispatched ("Event: click").
 	dispatchTitles map[EntryRef]string
+	// GeneratedNames shows JS functions as the engine recorded them even where a source map gave
+	// their original names (Trace.Original): the toolbar's switch. Searches made before a change
+	// keep the names they matched.
+	GeneratedNames bool
 }
 
 // TrackID indexes Model.Tracks.
@@ -647,13 +652,60 @@ func (m *Model) EntryNameID(r EntryRef) core.StrID {
 	ct := m.Tracks[r.Track].Core
 	if ct.Kind[r.Entry] == core.EntryProfileCall {
 		if f := ct.Frame[r.Entry]; int(f) < len(m.Trace.Frames) {
-			if id := m.Trace.Frames[f].FunctionName; id != 0 {
+			if id := m.Trace.Shown(f, !m.GeneratedNames).FunctionName; id != 0 {
 				return id
 			}
 			return AnonymousName
 		}
 	}
 	return ct.Name[r.Entry]
+}
+
+// EntryFrame is a ProfileCall's call frame as shown: original where a source map applies (unless
+// GeneratedNames), else the engine's. ok is false for events.
+func (m *Model) EntryFrame(r EntryRef) (f core.CallFrame, ok bool) {
+	ct := m.Tracks[r.Track].Core
+	if ct.Kind[r.Entry] != core.EntryProfileCall || int(ct.Frame[r.Entry]) >= len(m.Trace.Frames) {
+		return core.CallFrame{Line: -1, Column: -1}, false
+	}
+	return m.Trace.Shown(ct.Frame[r.Entry], !m.GeneratedNames), true
+}
+
+// EntryMapped reports whether a source map gave a ProfileCall its original name and position.
+func (m *Model) EntryMapped(r EntryRef) bool {
+	ct := m.Tracks[r.Track].Core
+	return ct.Kind[r.Entry] == core.EntryProfileCall && m.Trace.IsMapped(ct.Frame[r.Entry])
+}
+
+// EntryLocation is where a ProfileCall's function is, for tooltips and details: "file:line" with
+// the file's base name and a 1-based line ("text.ts:12" from a source map, "bundle.js:1" else);
+// "" for events and frames without a URL.
+func (m *Model) EntryLocation(r EntryRef) string {
+	f, ok := m.EntryFrame(r)
+	if !ok {
+		return ""
+	}
+	return FrameLocation(m.Trace, f)
+}
+
+// FrameLocation is "file:line" for a call frame: the base name of its URL and its 1-based line
+// ("" without a URL, the base name alone without a line).
+func FrameLocation(tr *core.Trace, f core.CallFrame) string {
+	url := tr.Strings.Get(f.URL)
+	if url == "" {
+		return ""
+	}
+	base := url
+	if q := strings.IndexAny(base, "?#"); q >= 0 {
+		base = base[:q]
+	}
+	if i := strings.LastIndexByte(base, '/'); i >= 0 && i+1 < len(base) {
+		base = base[i+1:]
+	}
+	if f.Line < 0 {
+		return base
+	}
+	return base + ":" + strconv.Itoa(int(f.Line)+1)
 }
 
 // NameString is the text of a name id from EntryNameID.
@@ -664,14 +716,15 @@ func (m *Model) NameString(id core.StrID) string {
 	return m.Trace.Strings.Get(id)
 }
 
-// EntryURL is the script URL of a ProfileCall's frame, "" for events and frames without one.
+// EntryURL is the script URL of a ProfileCall's frame (the original source where a source map
+// applies, unless GeneratedNames), "" for events and frames without one.
 func (m *Model) EntryURL(r EntryRef) string {
 	ct := m.Tracks[r.Track].Core
 	if ct.Kind[r.Entry] != core.EntryProfileCall {
 		return ""
 	}
 	if f := ct.Frame[r.Entry]; int(f) < len(m.Trace.Frames) {
-		return m.Trace.Strings.Get(m.Trace.Frames[f].URL)
+		return m.Trace.Strings.Get(m.Trace.Shown(f, !m.GeneratedNames).URL)
 	}
 	return ""
 }

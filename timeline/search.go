@@ -8,7 +8,8 @@ import (
 	"flamedesk/core"
 )
 
-// SearchResult is the entries whose function name, event name or script URL contains a query,
+// SearchResult is the entries whose function name (as shown: original where a source map
+// applies), event name, script URL or original file contains a query,
 // case-insensitively. Matches lists them in time order for next/previous; Contains and AnyIn answer
 // "is this highlighted" in O(1) and O(log n) while drawing.
 //
@@ -42,8 +43,11 @@ func (m *Model) Search(query string) *SearchResult {
 	anonHit := match.in(anonymous)
 	frameHit := make([]bool, len(tr.Frames))
 	for i, f := range tr.Frames {
-		name := strHit[f.FunctionName] || (f.FunctionName == 0 && anonHit)
-		frameHit[i] = name || strHit[f.URL]
+		// A mapped frame matches by the name shown and by both its original and its script URL
+		// (searching "bundle.js" still finds everything the bundle ran).
+		shown := tr.Shown(core.FrameID(i), !m.GeneratedNames)
+		name := strHit[shown.FunctionName] || (shown.FunctionName == 0 && anonHit)
+		frameHit[i] = name || strHit[f.URL] || strHit[shown.URL]
 	}
 
 	// Events match by their title too ("timer fired" finds TimerFire); frames were decided above,

@@ -20,6 +20,7 @@ import (
 
 const calltreeUsage = `Usage: flamedesk calltree FILE [--thread PID:TID] [--invert] [--range START_US:END_US]
                           [--transform KIND:ARG]... [--top N] [--format text|json]
+                          [--sourcemaps DIR] [--generated]
 
 Prints the call tree of one thread: samples aggregated by function, with running time, self time
 and share of the total. Each sample weighs the time to the next one.
@@ -43,7 +44,9 @@ and share of the total. Each sample weighs the time to the next one.
   --format F         text (an indented tree) or json:
                        {"units":"ms","total":T,"roots":[{"name","url","line","column","total",
                         "self","samples","children":[...]}]}  (line and column 1-based, 0 unknown)
-`
+  --generated        name functions as the engine recorded them, even where a source map gives
+                     their original name, file and line (the default where one applies)
+` + sourceMapsUsage
 
 // transformFlags collects repeated --transform values.
 type transformFlags []string
@@ -59,6 +62,8 @@ type calltreeOptions struct {
 	transforms transformFlags
 	top        int
 	format     string
+	sourceMaps string
+	generated  bool
 }
 
 func runCalltree(args []string, stdout, stderr io.Writer) int {
@@ -70,6 +75,7 @@ func runCalltree(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, opts.file, err)
 	}
+	applySourceMaps(tr, opts.sourceMaps)
 	return printCalltree(tr, opts, stdout, stderr)
 }
 
@@ -85,6 +91,8 @@ func parseCalltreeArgs(args []string, stdout, stderr io.Writer) (opts calltreeOp
 	fs.Var(&opts.transforms, "transform", "")
 	fs.IntVar(&opts.top, "top", 0, "")
 	fs.StringVar(&opts.format, "format", "text", "")
+	fs.StringVar(&opts.sourceMaps, "sourcemaps", "", "")
+	fs.BoolVar(&opts.generated, "generated", false, "")
 	files, code, ok := parseFileArgs(fs, "calltree", calltreeUsage, args, stdout, stderr)
 	if !ok {
 		return opts, code, false
@@ -201,7 +209,7 @@ func printCalltree(tr *core.Trace, opts calltreeOptions, stdout, stderr io.Write
 	if rng.End <= rng.Start {
 		return usageError(stderr, "calltree: --range: the end must be after the start")
 	}
-	src, err := calltree.NewSource(tr, &tr.Profiles[profile], rng)
+	src, err := calltree.NewFunctionsNamed(tr, &tr.Profiles[profile], !opts.generated).Source(rng)
 	if err != nil {
 		return inputError(stderr, opts.file, fmt.Errorf("%s: %w", calltree.ProfileLabel(tr, profile), err))
 	}

@@ -9,7 +9,7 @@ import (
 	"flamedesk/core/pipeline"
 )
 
-const dumpUsage = `Usage: flamedesk dump [--refine] FILE
+const dumpUsage = `Usage: flamedesk dump [--refine] [--sourcemaps DIR] FILE
 
 Prints every thread's track as JSON (format "flamedesk-dump/1"): the tree of trace events and
 JS calls in pre-order, with ts and dur in µs on the trace's clock and depth 0 for roots, then the
@@ -18,12 +18,16 @@ shifts, frames, screenshots, animations, memory), and the load warnings. DevTool
 the same entries; see shared/conformance/README.md for the fields.
 
   --refine   also write, per profile, Lighthouse's synthetic B/E events (naive and refined)
-`
+
+A JS call that a source map covers gets an "original" object beside its callFrame (functionName,
+url, lineNumber, columnNumber of the original source); callFrame stays as the engine wrote it.
+` + sourceMapsUsage
 
 func runDump(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	refine := fs.Bool("refine", false, "")
+	sourceMaps := addSourceMapsFlag(fs)
 	files, code, ok := parseFileArgs(fs, "dump", dumpUsage, args, stdout, stderr)
 	if !ok {
 		return code
@@ -33,6 +37,7 @@ func runDump(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, file, err)
 	}
+	applySourceMaps(tr, *sourceMaps)
 	if err := dump.Write(stdout, tr, dump.Options{File: file, Refine: *refine}); err != nil {
 		fmt.Fprintf(stderr, "flamedesk: dump: %v\n", err)
 		return exitInput

@@ -30,6 +30,7 @@ Usage:
   flamedesk dump [--refine] FILE           print the per-thread tracks as JSON
   flamedesk render FILE -o OUT.png [...]   draw the flame chart into a PNG
   flamedesk calltree FILE [...]            print the call tree (text or JSON)
+  flamedesk source FILE FUNCTION [...]     print a function's self time line by line
   flamedesk stats FILE                     print load statistics and timings
   flamedesk diff A B [...]                 compare two profiles function by function
   flamedesk --help | --version
@@ -62,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runStats(args[1:], stdout, stderr)
 		case "diff":
 			return runDiff(args[1:], stdout, stderr)
+		case "source":
+			return runSource(args[1:], stdout, stderr)
 		}
 	}
 	return runGUI(args, stderr)

@@ -29,7 +29,9 @@ into one hatched bar.
                         "flamedesk dump" prints it (default: the whole trace)
   --thread PID:TID      draw only this thread
   --theme light|dark    colours (default light)
-`
+  --generated           label JS calls as the engine recorded them, even where a source map
+                        gives their original names (the default where one applies)
+` + sourceMapsUsage
 
 // renderOptions are the parsed flags of the render subcommand.
 type renderOptions struct {
@@ -38,6 +40,8 @@ type renderOptions struct {
 	start, end    timeArg
 	thread        string
 	theme         string
+	sourceMaps    string
+	generated     bool
 }
 
 // timeArg is a --start or --end value: µs from the trace's start, or absolute with "@".
@@ -83,7 +87,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, opt.file, err)
 	}
+	applySourceMaps(tr, opt.sourceMaps)
 	m := timeline.New(tr)
+	m.GeneratedNames = opt.generated
 	if opt.thread != "" {
 		if err := showOnlyThread(m, opt.thread); err != nil {
 			return usageError(stderr, "render: %v", err)
@@ -166,6 +172,8 @@ func parseRenderArgs(args []string, stdout, stderr io.Writer) (opt renderOptions
 	fs.Var(&opt.end, "end", "")
 	fs.StringVar(&opt.thread, "thread", "", "")
 	fs.StringVar(&opt.theme, "theme", "light", "")
+	fs.StringVar(&opt.sourceMaps, "sourcemaps", "", "")
+	fs.BoolVar(&opt.generated, "generated", false, "")
 	files, code, ok := parseFileArgs(fs, "render", renderUsage, args, stdout, stderr)
 	if !ok {
 		return opt, code, false

@@ -73,8 +73,16 @@ type Functions struct {
 	unknown FuncID
 }
 
-// NewFunctions builds the function table of profile p of trace tr.
+// NewFunctions builds the function table of profile p of trace tr. Where a source map applied
+// (tr.Original), functions are the original ones: frames that map to the same original function
+// merge into one, named and placed as in the original source.
 func NewFunctions(tr *core.Trace, p *core.ProfileModel) *Functions {
+	return NewFunctionsNamed(tr, p, true)
+}
+
+// NewFunctionsNamed is NewFunctions with the choice of names: original false keeps the engine's
+// own (generated) names and positions even where a source map applied.
+func NewFunctionsNamed(tr *core.Trace, p *core.ProfileModel, original bool) *Functions {
 	f := &Functions{
 		strings:   tr.Strings,
 		profile:   p,
@@ -99,7 +107,7 @@ func NewFunctions(tr *core.Trace, p *core.ProfileModel) *Functions {
 			f.nodeFunc[node] = f.unknown
 			continue
 		}
-		cf := tr.Frames[frame]
+		cf := tr.Shown(frame, original)
 		key = funcKey{name: cf.FunctionName, url: cf.URL, line: cf.Line, column: cf.Column}
 		fn, ok := keys[key]
 		if !ok {

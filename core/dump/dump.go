@@ -169,6 +169,19 @@ func (d *writer) track(t *core.Track) {
 			b = strconv.AppendInt(b, int64(f.Column), 10)
 			b = append(b, `},"nodeId":`...)
 			b = strconv.AppendInt(b, d.nodeID(t, i), 10)
+			if tr.IsMapped(t.Frame[i]) {
+				// Where a source map puts the frame; the compared fields above stay the engine's.
+				o := tr.Shown(t.Frame[i], true)
+				b = append(b, `,"original":{"functionName":`...)
+				b = appendString(b, tr.Strings.Get(o.FunctionName))
+				b = append(b, `,"url":`...)
+				b = appendString(b, tr.Strings.Get(o.URL))
+				b = append(b, `,"lineNumber":`...)
+				b = strconv.AppendInt(b, int64(o.Line), 10)
+				b = append(b, `,"columnNumber":`...)
+				b = strconv.AppendInt(b, int64(o.Column), 10)
+				b = append(b, '}')
+			}
 		}
 		b = append(b, '}')
 		if len(b) > 1<<15 {

@@ -145,6 +145,7 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 	m.NodeParent = makeSlice[int32](mem, 0, n)
 	m.NodeDepth = makeSlice[int32](mem, 0, n)
 	m.NodeFrame = makeSlice[core.FrameID](mem, 0, n)
+	m.NodeTicks = makeSlice[core.Span](mem, 0, n)
 	visited := makeSlice[bool](mem, n, n)
 	modelOf := newNodeIndex(nodeIDs, n)
 	add := func(j, parent int32) int32 {
@@ -158,6 +159,7 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 		m.NodeParent = append(m.NodeParent, parent)
 		m.NodeDepth = append(m.NodeDepth, depth)
 		m.NodeFrame = append(m.NodeFrame, c.NodeFrame[ni])
+		m.NodeTicks = append(m.NodeTicks, c.NodeTicks[ni])
 		if id := c.NodeID[ni]; id != core.NoNode {
 			modelOf.set(id, mi)
 		}
@@ -303,10 +305,23 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		w.Add(fmt.Sprintf("profile %s (pid %d): %d samples whose node id is not a node of the profile, or of a node left out of the tree (shown as gaps)",
 			tr.Strings.Get(a.ID), a.Pid, unknown), 1)
 	}
+	// Per-sample positions, where every sample has one (a trace's chunks carry them).
+	var lines, cols []int32
+	if len(a.Lines) == len(a.Samples) && len(a.Lines) > 0 {
+		mem.charge(int64(ns) * 8) // lines and columns
+		lines = make([]int32, ns)
+		copy(lines, a.Lines)
+		if len(a.Columns) == len(a.Samples) {
+			cols = make([]int32, ns)
+			copy(cols, a.Columns)
+		}
+	}
+
 	if !slices.IsSorted(ts) {
 		mem.charge(int64(len(ts)) * 16) // the pairs stableSortByTime sorts
-		stableSortByTime(samples, ts)
+		stableSortByTime(samples, ts, lines, cols)
 	}
+	m.SampleLine, m.SampleColumn = lines, cols
 
 	if ns == 0 {
 		m.Timestamps = []float64{m.EndTime}
@@ -349,8 +364,9 @@ func extraWhat(samples, stamps int) string {
 	return "timestamps are holes"
 }
 
-// stableSortByTime reorders samples and ts by time, keeping the file order of equal times.
-func stableSortByTime(samples []int32, ts []float64) {
+// stableSortByTime reorders samples and ts by time, keeping the file order of equal times; the
+// extra columns (nil or as long as samples) are reordered with them.
+func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 	type pair struct {
 		t float64
 		i int32
@@ -380,6 +396,15 @@ func stableSortByTime(samples []int32, ts []float64) {
 	for k, p := range ps {
 		ts[k] = p.t
 		samples[k] = old[p.i]
+	}
+	for _, col := range extra {
+		if col == nil {
+			continue
+		}
+		old = append(old[:0], col...)
+		for k, p := range ps {
+			col[k] = old[p.i]
+		}
 	}
 }
 

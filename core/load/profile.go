@@ -39,6 +39,7 @@ func (l *loader) rollback() {
 		c.NodeFrame = c.NodeFrame[:m.nodes]
 		c.NodeFlags = c.NodeFlags[:m.nodes]
 		c.NodeChildren = c.NodeChildren[:m.nodes]
+		c.NodeTicks = c.NodeTicks[:m.nodes]
 	}
 	c.Children = c.Children[:m.children]
 	c.SampleIDs = c.SampleIDs[:m.samples]
@@ -233,6 +234,7 @@ func (l *loader) node(depth int) (int, error) {
 	c.NodeFrame = push(l.mem, c.NodeFrame, 0)
 	c.NodeFlags = push(l.mem, c.NodeFlags, 0)
 	c.NodeChildren = push(l.mem, c.NodeChildren, core.Span{})
+	c.NodeTicks = push(l.mem, c.NodeTicks, core.Span{})
 	var (
 		flags    uint8
 		cf, flat frameFields
@@ -321,6 +323,10 @@ func (l *loader) node(depth int) (int, error) {
 			}
 		case "functionName", "url", "scriptId", "lineNumber", "columnNumber", "codeType":
 			if err := l.frameField(&flat, k); err != nil {
+				return n, err
+			}
+		case "positionTicks":
+			if err := l.positionTicks(n); err != nil {
 				return n, err
 			}
 		default:
@@ -687,6 +693,97 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 	}
 	*span = core.Span{Off: uint32(off), Len: uint32(len(c.Positions) - off)}
 	return true, nil
+}
+
+// positionTicks reads a node's [{"line": L, "ticks": T}, ...] into the Positions arena as
+// (L, T) pairs. An entry without a usable line or ticks is left out.
+func (l *loader) positionTicks(n int) error {
+	s, c := l.s, l.ch
+	kind, err := s.valueKind()
+	if err != nil {
+		return err
+	}
+	if kind != kindArray {
+		return s.skip()
+	}
+	off := len(c.Positions)
+	empty, err := s.arrayStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		if len(c.Positions)+2 > maxArena {
+			return l.arenaFull()
+		}
+		line, ticks, err := l.lineTicks()
+		if err != nil {
+			return err
+		}
+		if line > 0 && ticks > 0 {
+			c.Positions = append(grow(l.mem, c.Positions, 2), line, ticks)
+		}
+		more, err = s.arrayNext()
+		if err != nil {
+			return err
+		}
+	}
+	c.NodeTicks[n] = core.Span{Off: uint32(off), Len: uint32(len(c.Positions) - off)}
+	return nil
+}
+
+// lineTicks reads one positionTicks entry; anything but an object counts as no entry.
+func (l *loader) lineTicks() (line, ticks int32, err error) {
+	s := l.s
+	kind, err := s.valueKind()
+	if err != nil {
+		return 0, 0, err
+	}
+	if kind != kindObject {
+		return 0, 0, s.skip()
+	}
+	empty, err := s.objectStart()
+	if err != nil {
+		return 0, 0, err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return 0, 0, err
+		}
+		switch string(k) {
+		case "line", "ticks":
+			kind, err := s.valueKind()
+			if err != nil {
+				return 0, 0, err
+			}
+			if kind != kindNumber {
+				if err := s.skip(); err != nil {
+					return 0, 0, err
+				}
+				break
+			}
+			v, ok, err := s.number()
+			if err != nil {
+				return 0, 0, err
+			}
+			if ok {
+				if k[0] == 'l' {
+					line = clampInt32(v)
+				} else {
+					ticks = clampInt32(v)
+				}
+			}
+		default:
+			if err := s.skip(); err != nil {
+				return 0, 0, err
+			}
+		}
+		more, err = s.objectNext()
+		if err != nil {
+			return 0, 0, err
+		}
+	}
+	return line, ticks, nil
 }
 
 // finishCPUProfile files a .cpuprofile as DevTools' TimelineLoader does: one CpuProfile event on

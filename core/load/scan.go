@@ -60,7 +60,8 @@ type scanner struct {
 	capFrom int
 	capEnd  int
 	capOut  []byte
-	capOver bool // longer than maxCapture, or dropped: nothing is kept
+	capOver bool // longer than the limit, or dropped: nothing is kept
+	capMax  int  // the limit of the current capture: maxCapture unless startCaptureUpTo said
 
 	str     []byte // scratch for strings with escapes
 	badUTF8 int    // strings repaired because of invalid UTF-8
@@ -145,7 +146,7 @@ func (s *scanner) flushCapture(upto int) {
 		return
 	}
 	if !s.capOver {
-		if len(s.capOut)+upto-s.capFrom > maxCapture {
+		if len(s.capOut)+upto-s.capFrom > s.capLimit() {
 			s.capOver = true
 			s.capOut = s.capOut[:0]
 		} else {
@@ -156,9 +157,19 @@ func (s *scanner) flushCapture(upto int) {
 }
 
 // startCapture begins a capture at the next unread byte.
-func (s *scanner) startCapture() {
-	s.capOn, s.capLazy, s.capFrom, s.capOver = true, false, s.pos, false
+func (s *scanner) startCapture() { s.startCaptureUpTo(maxCapture) }
+
+// startCaptureUpTo begins a capture that keeps up to limit bytes.
+func (s *scanner) startCaptureUpTo(limit int) {
+	s.capOn, s.capLazy, s.capFrom, s.capOver, s.capMax = true, false, s.pos, false, limit
 	s.capOut = s.capOut[:0]
+}
+
+func (s *scanner) capLimit() int {
+	if s.capMax > 0 {
+		return s.capMax
+	}
+	return maxCapture
 }
 
 // stopCapture ends the capture at the next unread byte.
@@ -184,7 +195,7 @@ func (s *scanner) captured() (out []byte, overflow bool) {
 	case s.capOver:
 		return nil, true
 	case s.capLazy:
-		if s.capEnd-s.capFrom > maxCapture {
+		if s.capEnd-s.capFrom > s.capLimit() {
 			return nil, true
 		}
 		return s.buf[s.capFrom:s.capEnd], false

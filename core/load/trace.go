@@ -112,6 +112,10 @@ var specialNames = []struct {
 	{"CompositeLayers", flagKeepArgs},
 	{"ActivateLayerTree", flagKeepArgs},
 	{"DrawFrame", flagKeepArgs},
+	// Script URLs, source map URLs and sources (DevTools' "include script content"), for
+	// core/sourcemap.
+	{"ScriptCatchup", flagKeepArgs},
+	{"LargeScriptCatchup", flagKeepArgs},
 }
 
 type threadKey struct{ pid, tid int64 }
@@ -421,6 +425,36 @@ func (l *loader) resync() bool {
 	}
 }
 
+// maxMetadata caps the trace metadata kept: DevTools saves source maps there, which can be large,
+// but a trace is not allowed to make us hold an unbounded blob.
+const maxMetadata = 256 << 20
+
+// traceMetadata keeps the raw JSON of a trace's top-level "metadata" object in Trace.Metadata (for
+// the source maps an enhanced trace embeds; core/sourcemap reads them).
+func (l *loader) traceMetadata() error {
+	s := l.s
+	kind, err := s.valueKind()
+	if err != nil {
+		return err
+	}
+	if kind != kindObject {
+		return s.skip()
+	}
+	s.startCaptureUpTo(maxMetadata)
+	err = s.skip()
+	s.stopCapture()
+	if err != nil {
+		return err
+	}
+	raw, over := s.captured()
+	if over {
+		l.tr.Warnings.Add(fmt.Sprintf("trace metadata over %d MB not kept (embedded source maps are ignored)", maxMetadata>>20), 1)
+		return nil
+	}
+	l.tr.Metadata = append([]byte(nil), raw...)
+	return nil
+}
+
 // topObject reads a document that is a JSON object: a trace in object form, a .cpuprofile or a
 // JS Self-Profiling profile. Which one is told by the keys present, in whatever order they come.
 func (l *loader) topObject() error {
@@ -471,6 +505,10 @@ func (l *loader) topObject() error {
 				}
 			case "frames", "resources", "stacks":
 				if err := self.readKey(l, string(k)); err != nil {
+					return err
+				}
+			case "metadata":
+				if err := l.traceMetadata(); err != nil {
 					return err
 				}
 			default:

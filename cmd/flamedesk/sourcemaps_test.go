@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var sourceMapFixtures = filepath.Join("..", "..", "testdata", "sourcemaps")
+
+// declaredAt finds the 1-based line of gen/src/FILE that declares a function or method, from the
+// TypeScript itself.
+func declaredAt(t *testing.T, file, name string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(sourceMapFixtures, "gen", "src", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "function "+name+"(") || strings.HasPrefix(strings.TrimSpace(l), name+"(") {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s declares no %s", file, name)
+	return 0
+}
+
+var mappedFunctions = []struct{ name, file string }{
+	{"countPrimesBelow", "geometry.ts"},
+	{"multiplyMatrices", "geometry.ts"},
+	{"countVowelsSlowly", "text.ts"},
+	{"buildSentence", "text.ts"},
+	{"runWorkloadOnce", "index.ts"},
+}
+
+// TestCalltreeJSONOriginalNames: with the maps, calltree's name, url and line are the original
+// function's, for the three bundlers; --generated gives the engine's names back.
+func TestCalltreeJSONOriginalNames(t *testing.T) {
+	for _, b := range []string{"esbuild", "webpack", "rollup", "parcel"} {
+		t.Run(b, func(t *testing.T) {
+			file := filepath.Join(sourceMapFixtures, "traces", b+".trace.json.gz")
+			doc := runCalltreeJSON(t, file, "--sourcemaps", sourceMapFixtures)
+			found := map[string]calltreeJSONNode{}
+			var walk func([]calltreeJSONNode)
+			walk = func(ns []calltreeJSONNode) {
+				for _, n := range ns {
+					if _, ok := found[n.Name]; !ok {
+						found[n.Name] = n
+					}
+					walk(n.Children)
+				}
+			}
+			walk(doc.Roots)
+			for _, f := range mappedFunctions {
+				n, ok := found[f.name]
+				if !ok {
+					t.Errorf("no call node %s", f.name)
+					continue
+				}
+				if path.Base(n.URL) != f.file || n.Line != declaredAt(t, f.file, f.name) {
+					t.Errorf("%s at %s:%d, declared at %s:%d", f.name, n.URL, n.Line, f.file, declaredAt(t, f.file, f.name))
+				}
+			}
+			gen := runCalltreeJSON(t, file, "--sourcemaps", sourceMapFixtures, "--generated")
+			if gen.Total != doc.Total {
+				t.Errorf("total %v with generated names, %v with original ones", gen.Total, doc.Total)
+			}
+			if bytes.Contains(mustJSON(t, gen), []byte(`"countPrimesBelow"`)) {
+				t.Errorf("--generated still names countPrimesBelow")
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestDumpOriginal: dump keeps the engine's callFrame and adds the original beside it.
+func TestDumpOriginal(t *testing.T) {
+	var out, errOut bytes.Buffer
+	file := filepath.Join(sourceMapFixtures, "profiles", "rollup.cpuprofile.gz")
+	if code := run([]string{"dump", "--sourcemaps", sourceMapFixtures, file}, &out, &errOut); code != exitOK {
+		t.Fatalf("dump: exit %d: %s", code, errOut.String())
+	}
+	var doc struct {
+		Threads []struct {
+			Entries []struct {
+				Kind      string `json:"kind"`
+				CallFrame *struct {
+					FunctionName string `json:"functionName"`
+					URL          string `json:"url"`
+				} `json:"callFrame"`
+				Original *struct {
+					FunctionName string `json:"functionName"`
+					URL          string `json:"url"`
+					LineNumber   int    `json:"lineNumber"`
+				} `json:"original"`
+			} `json:"entries"`
+		} `json:"threads"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := declaredAt(t, "geometry.ts", "countPrimesBelow")
+	seen := 0
+	for _, th := range doc.Threads {
+		for _, e := range th.Entries {
+			if e.Original == nil || e.Original.FunctionName != "countPrimesBelow" {
+				continue
+			}
+			seen++
+			if e.CallFrame == nil || e.CallFrame.FunctionName == "countPrimesBelow" || !strings.HasSuffix(e.CallFrame.URL, "/rollup/bundle.js") {
+				t.Fatalf("callFrame %+v is not the minified bundle's", e.CallFrame)
+			}
+			if path.Base(e.Original.URL) != "geometry.ts" || e.Original.LineNumber+1 != want {
+				t.Fatalf("original %+v, declared at geometry.ts:%d", e.Original, want)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no entry has countPrimesBelow as its original")
+	}
+}
+
+// TestSourceLines: "flamedesk source" puts each line's time beside that line of the TypeScript,
+// for a .cpuprofile (positionTicks) and a trace (per-sample lines).
+func TestSourceLines(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(sourceMapFixtures, "gen", "src", "geometry.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk := strings.Split(string(b), "\n")
+	decl := declaredAt(t, "geometry.ts", "countPrimesBelow")
+	for _, c := range []struct {
+		file      string
+		fromTicks bool
+	}{
+		{"profiles/esbuild-plain.cpuprofile.gz", true},
+		{"traces/rollup.trace.json.gz", false},
+	} {
+		var out, errOut bytes.Buffer
+		args := []string{"source", filepath.Join(sourceMapFixtures, c.file), "countPrimesBelow", "--sourcemaps", sourceMapFixtures, "--format", "json"}
+		if code := run(args, &out, &errOut); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		var doc struct {
+			File      string  `json:"file"`
+			Original  bool    `json:"original"`
+			Total     float64 `json:"total"`
+			FromTicks bool    `json:"fromTicks"`
+			Lines     []struct {
+				Line int     `json:"line"`
+				Self float64 `json:"self"`
+				Text string  `json:"text"`
+			} `json:"lines"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatalf("%s: %v\n%s", c.file, err, out.String())
+		}
+		if path.Base(doc.File) != "geometry.ts" || !doc.Original || doc.FromTicks != c.fromTicks || doc.Total <= 0 || len(doc.Lines) == 0 {
+			t.Fatalf("%s: %+v", c.file, doc)
+		}
+		for _, l := range doc.Lines {
+			if l.Line <= decl || l.Line > len(disk) || l.Text != strings.TrimRight(disk[l.Line-1], " \t") {
+				t.Errorf("%s: line %d %q; geometry.ts has %q there (the function starts on %d)", c.file, l.Line, l.Text, disk[min(max(l.Line-1, 0), len(disk)-1)], decl)
+			}
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package load
+
+import (
+	"slices"
+	"testing"
+
+	"flamedesk/core"
+)
+
+// The loader keeps what core/sourcemap reads: positionTicks, per-sample lines and columns, the
+// trace's metadata and the ScriptCatchup events' args.
+
+func TestPositionTicksKept(t *testing.T) {
+	tr := mustLoad(t, `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},`+
+		`{"id":2,"callFrame":{"functionName":"f","url":"a.js","lineNumber":3},`+
+		`"positionTicks":[{"line":4,"ticks":2},{"line":"x","ticks":1},{"ticks":3},7,{"ticks":5,"line":6,"extra":[1]}]}],`+
+		`"startTime":0,"endTime":30,"samples":[2,2],"timeDeltas":[10,10]}`)
+	p := &tr.Profiles[0]
+	for n, f := range p.NodeFrame {
+		if tr.Strings.Get(tr.Frames[f].FunctionName) != "f" {
+			if p.NodeTicks[n].Len != 0 {
+				t.Errorf("node %d has ticks", n)
+			}
+			continue
+		}
+		s := p.NodeTicks[n]
+		got := tr.Chunks.Positions[s.Off : s.Off+s.Len]
+		// Entries without a numeric line or ticks are left out.
+		if want := []int32{4, 2, 6, 5}; !slices.Equal(got, want) {
+			t.Errorf("ticks %v, want %v", got, want)
+		}
+	}
+}
+
+func TestSampleLinesSortedWithSamples(t *testing.T) {
+	// Two chunks; the second one's first sample is earlier than the first's last (a negative
+	// delta), so the model sorts samples by time and the lines must follow them.
+	tr := mustLoad(t, `{"traceEvents":[
+{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":100,"id":"0x1","args":{"data":{"startTime":100}}},
+{"ph":"P","name":"ProfileChunk","pid":1,"tid":2,"ts":101,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"a.js"}}],"samples":[2,2]},"timeDeltas":[10,20],"lines":[11,12],"columns":[1,2]}}},
+{"ph":"P","name":"ProfileChunk","pid":1,"tid":2,"ts":102,"id":"0x1","args":{"data":{"cpuProfile":{"samples":[2,2]},"timeDeltas":[-25,30],"lines":[13,14],"columns":[3,4]}}}
+],"metadata":{"sourceMaps":[{"url":"a.js","sourceMap":{"version":3}}]}}`)
+	p := &tr.Profiles[0]
+	// Times: 110, 130, 105, 135 → sorted 105 (13), 110 (11), 130 (12), 135 (14).
+	if want := []int32{13, 11, 12, 14}; !slices.Equal(p.SampleLine, want) {
+		t.Errorf("lines %v, want %v (timestamps %v)", p.SampleLine, want, p.Timestamps)
+	}
+	if want := []int32{3, 1, 2, 4}; !slices.Equal(p.SampleColumn, want) {
+		t.Errorf("columns %v, want %v", p.SampleColumn, want)
+	}
+	if string(tr.Metadata) != `{"sourceMaps":[{"url":"a.js","sourceMap":{"version":3}}]}` {
+		t.Errorf("metadata %q", tr.Metadata)
+	}
+}
+
+func TestMetadataBeforeEventsAndScriptArgs(t *testing.T) {
+	tr := mustLoad(t, `{"metadata":{"source":"DevTools"},"traceEvents":[
+{"ph":"X","name":"ScriptCatchup","cat":"disabled-by-default-devtools.v8-source-rundown","pid":1,"tid":1,"ts":1,"dur":0,"args":{"data":{"isolate":"1","scriptId":4,"url":"http://x/a.js","sourceMapUrl":"a.js.map"}}},
+{"ph":"X","name":"Other","pid":1,"tid":1,"ts":2,"dur":0,"args":{"data":{"url":"dropped"}}}]}`)
+	if string(tr.Metadata) != `{"source":"DevTools"}` {
+		t.Errorf("metadata %q", tr.Metadata)
+	}
+	if tr.Events.Len() != 2 {
+		t.Fatalf("%d events", tr.Events.Len())
+	}
+	if got := string(tr.Events.ArgsJSON(0)); got != `{"data":{"isolate":"1","scriptId":4,"url":"http://x/a.js","sourceMapUrl":"a.js.map"}}` {
+		t.Errorf("ScriptCatchup args %q", got)
+	}
+	if tr.Events.ArgsJSON(1) != nil {
+		t.Errorf("args of an event nothing reads were kept")
+	}
+	if tr.Original != nil || tr.Kind != core.InputTrace {
+		t.Errorf("kind %v, original %v", tr.Kind, tr.Original)
+	}
+}
