@@ -31,6 +31,7 @@ import (
 	"flamedesk/app/task"
 	"flamedesk/app/theme"
 	"flamedesk/core"
+	"flamedesk/core/align"
 	"flamedesk/core/pipeline"
 	"flamedesk/timeline"
 )
@@ -48,6 +49,10 @@ type Options struct {
 	// ConfigDir holds settings.json and recent.json; empty means os.UserConfigDir()/flamedesk.
 	// Tests always set it, so that they never touch the user's own.
 	ConfigDir string
+	// Compare, when named, is loaded in the background after Source and compared with it in the
+	// Compare tab, its clock lined up as Align says.
+	Compare Source
+	Align   align.Spec
 }
 
 // Run opens the window and never returns: Gio's main loop keeps the main goroutine (some platforms
@@ -153,6 +158,7 @@ func newUI(h host, opts Options) *ui {
 	u.searchBox.init()
 	u.state = newStateWriter()
 	u.panel.init(h.Invalidate)
+	u.panel.compare.init(h.Invalidate, opts.Compare, opts.Align)
 	if opts.FrameStats != nil {
 		u.stats = newFrameStats(opts.FrameStats)
 	}
@@ -224,6 +230,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 			u.load.Cancel()
 			u.search.Cancel()
 			u.panel.tree.build.Cancel()
+			u.panel.compare.cancel()
 			if u.doc != nil {
 				u.doc.timing.refine.Cancel()
 			}
@@ -253,6 +260,7 @@ func (u *ui) afterFrame() {
 		src := *u.pendingOpen
 		u.pendingOpen = nil
 		u.open(src)
+		u.panel.compare.start(u.opts.Load)
 		u.host.Invalidate()
 	}
 }
@@ -280,6 +288,7 @@ func (u *ui) poll() {
 	u.requests.poll(u)
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
+	u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng)
 }
 
 // install shows a document that finished loading.
