@@ -177,7 +177,8 @@ func (u *ui) emit(a action) { u.actions = append(u.actions, a) }
 // env is what every component draws from this frame.
 func (u *ui) env(gtx layout.Context) env {
 	return env{th: u.th, doc: u.doc, settings: u.settings, emit: u.emit, now: gtx.Now, dt: u.frameDt,
-		navigating: u.nav.active(), loading: u.loading}
+		navigating: u.nav.active(), loading: u.loading,
+		comparing: u.panel.compare.active(), diffColours: u.panel.compare.colours}
 }
 
 // env is what a component gets: what to draw and how, and emit for what it asks of others.
@@ -191,6 +192,9 @@ type env struct {
 	// navigating is set while navigation keys move the view.
 	navigating bool
 	loading    bool
+	// comparing says a second profile is open for the Compare tab; diffColours that the chart
+	// is coloured by its changes.
+	comparing, diffColours bool
 }
 
 // open starts loading src; the current document stays until the new one is ready. A newer open
@@ -288,7 +292,9 @@ func (u *ui) poll() {
 	u.requests.poll(u)
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
-	u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng)
+	if u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng) {
+		u.chart.setDiffLevels(u.panel.compare.chartLevels())
+	}
 }
 
 // install shows a document that finished loading.

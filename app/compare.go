@@ -23,6 +23,7 @@ import (
 	"flamedesk/core"
 	"flamedesk/core/align"
 	"flamedesk/core/calltree"
+	"flamedesk/render"
 )
 
 // compareColumns are the table's columns, left to right, with the order a click on each sorts by.
@@ -49,7 +50,7 @@ type comparePanel struct {
 
 	load   task.Future[*core.Trace]
 	traceB *core.Trace
-	build  task.Future[*calltree.Diff]
+	build  task.Future[compareBuilt]
 
 	// doc, profile and rng are what the current table (or the build running) compares.
 	doc     *document
@@ -58,6 +59,10 @@ type comparePanel struct {
 	diff    *calltree.Diff
 	sort    calltree.DiffColumn
 	message string
+	// levels is the diff level of each of A's frames (render.DiffShades.FrameLevels) by this
+	// table, and colours says the chart shows them.
+	levels  []int8
+	colours bool
 
 	headers []widget.Clickable
 	list    widget.List
@@ -90,6 +95,40 @@ func (c *comparePanel) start(load LoadFunc) {
 	})
 }
 
+// compareBuilt is a table and the chart's diff levels by it.
+type compareBuilt struct {
+	diff   *calltree.Diff
+	levels []int8
+}
+
+// toggleDiffColours switches A's flame chart between colours by script and by self-time change.
+type toggleDiffColours struct{}
+
+func (toggleDiffColours) isAction() {}
+
+// chartLevels is what the chart should colour by: nil for colours by script.
+func (c *comparePanel) chartLevels() []int8 {
+	if !c.colours {
+		return nil
+	}
+	return c.levels
+}
+
+func (u *ui) toggleDiffColours() {
+	c := &u.panel.compare
+	c.colours = !c.colours
+	u.chart.setDiffLevels(c.chartLevels())
+}
+
+// setDiffLevels colours the chart by levels (nil: by script).
+func (c *chart) setDiffLevels(levels []int8) {
+	c.diffLevels = levels
+	if c.builder != nil {
+		c.builder.SetDiffLevels(levels)
+	}
+	c.invalidate()
+}
+
 // pending reports whether B is loading or a table is being computed.
 func (c *comparePanel) pending() bool { return c.load.Pending() || c.build.Pending() }
 
@@ -99,40 +138,48 @@ func (c *comparePanel) cancel() {
 }
 
 // poll installs B and finished tables, and starts a new table when the call tree moved to
-// another document, thread or range.
-func (c *comparePanel) poll(d *document, profile int, rng calltree.Range) {
+// another document, thread or range. It reports whether the chart's diff levels changed.
+func (c *comparePanel) poll(d *document, profile int, rng calltree.Range) (levelsChanged bool) {
 	if !c.active() {
-		return
+		return false
 	}
 	if tr, err, ok := c.load.Poll(); ok {
 		if err != nil {
 			c.message = "Could not open " + c.src.Name + ": " + err.Error()
-			return
+			return false
 		}
 		c.traceB, c.message = tr, ""
 		c.doc = nil // compute afresh
 	}
-	if diff, err, ok := c.build.Poll(); ok {
+	if b, err, ok := c.build.Poll(); ok {
 		if err != nil {
-			c.diff, c.message = nil, err.Error()
+			c.diff, c.levels, c.message = nil, nil, err.Error()
 		} else {
-			diff.Sort(c.sort, c.sort != calltree.ByFunctionName)
-			c.diff, c.message = diff, ""
+			b.diff.Sort(c.sort, c.sort != calltree.ByFunctionName)
+			c.diff, c.levels, c.message = b.diff, b.levels, ""
 		}
+		levelsChanged = c.colours
 	}
 	if c.traceB == nil || d == nil || (d == c.doc && profile == c.profile && rng == c.rng) {
-		return
+		return levelsChanged
 	}
 	c.doc, c.profile, c.rng = d, profile, rng
 	if profile < 0 {
 		c.build.Cancel()
-		c.diff, c.message = nil, "This trace has no CPU profile."
-		return
+		c.diff, c.levels, c.message = nil, nil, "This trace has no CPU profile."
+		return c.colours
 	}
 	trA, trB, spec := d.trace, c.traceB, c.spec
-	c.build.Start(func(ctx context.Context) (*calltree.Diff, error) {
-		return compareProfiles(trA, profile, trB, spec, rng)
+	c.build.Start(func(ctx context.Context) (compareBuilt, error) {
+		diff, err := compareProfiles(trA, profile, trB, spec, rng)
+		if err != nil {
+			return compareBuilt{}, err
+		}
+		// The levels do not depend on the theme, only on the changes and their scale.
+		levels := render.NewDiffShades(diff, render.ThemeByName("light")).FrameLevels(trA)
+		return compareBuilt{diff: diff, levels: levels}, nil
 	})
+	return levelsChanged
 }
 
 // compareProfiles compares A's profile with B's profile of the same PID:TID (else B's default
@@ -361,4 +408,20 @@ func (p *bottomPanel) layoutRight(gtx layout.Context, e env) layout.Dimensions {
 			return p.tree.layout(gtx, e)
 		}),
 	)
+}
+
+// compareKey is what the Compare tab and the diff colours show, for the chrome's cache: B and
+// each table arrive without an input event.
+type compareKey struct {
+	diff           *calltree.Diff
+	message        string
+	sort           calltree.DiffColumn
+	shown, colours bool
+	top            int
+}
+
+func (p *bottomPanel) compareKey() compareKey {
+	c := &p.compare
+	return compareKey{diff: c.diff, message: c.message, sort: c.sort, shown: p.showCompare, colours: c.colours,
+		top: c.list.Position.First}
 }

@@ -11,6 +11,7 @@ import (
 	"flamedesk/core/load"
 	"flamedesk/core/pipeline"
 	"flamedesk/internal/fixtures"
+	"flamedesk/render"
 )
 
 // diffFixture is a recorded comparison pair of testdata/diff (gen/gen.mjs made them): trace-slow
@@ -143,5 +144,49 @@ func TestCompareFollowsRange(t *testing.T) {
 	}
 	if d.TotalB <= 0 || d.TotalB >= full.TotalB {
 		t.Errorf("B's total in the range %v, want above 0 and below the whole %v", d.TotalB, full.TotalB)
+	}
+}
+
+// "Diff colours" colours A's frames by the change of their function: hashStrings, the largest
+// change of the independent comparison, takes the deepest "slower" shade; off goes back.
+func TestDiffColoursMarkSlowedFunction(t *testing.T) {
+	a, slow := diffFixture(t, "trace-a.json.gz"), diffFixture(t, "trace-slow.json.gz")
+	h := openCompare(t, a, slow)
+	want := expectedDiff(t, a, slow)
+	var largest calltree.DiffRow
+	for _, r := range want.Rows {
+		if absDuration(r.SelfDelta()) > absDuration(largest.SelfDelta()) {
+			largest = r
+		}
+	}
+	if largest.Key.Name != "hashStrings" || largest.SelfDelta() <= 0 {
+		t.Fatalf("the fixture's largest change is %s by %v, want hashStrings slower", largest.Key.Name, largest.SelfDelta())
+	}
+	if h.u.chart.diffLevels != nil {
+		t.Fatal("the chart is in diff colours before they were asked for")
+	}
+	h.u.emit(toggleDiffColours{})
+	h.idle()
+	tr := h.u.doc.trace
+	levels := h.u.chart.diffLevels
+	if len(levels) != len(tr.Frames) {
+		t.Fatalf("%d diff levels for %d frames", len(levels), len(tr.Frames))
+	}
+	found := 0
+	for i, f := range tr.Frames {
+		if tr.Strings.Get(f.FunctionName) == largest.Key.Name && tr.Strings.Get(f.URL) == largest.Key.URL {
+			found++
+			if levels[i] != render.DiffLevels {
+				t.Errorf("frame %d of hashStrings: level %d, want %d", i, levels[i], render.DiffLevels)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no frame of hashStrings in A")
+	}
+	h.u.emit(toggleDiffColours{})
+	h.idle()
+	if h.u.chart.diffLevels != nil {
+		t.Error("turning diff colours off kept them")
 	}
 }
