@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"image"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"flamedesk/core"
@@ -188,5 +190,28 @@ func TestDiffColoursMarkSlowedFunction(t *testing.T) {
 	h.idle()
 	if h.u.chart.diffLevels != nil {
 		t.Error("turning diff colours off kept them")
+	}
+}
+
+// A second file that cannot be loaded, or holds no CPU samples, leaves A open and says why in
+// the Compare tab.
+func TestCompareWithBrokenFileSaysWhy(t *testing.T) {
+	a := diffFixture(t, "trace-a.json.gz")
+	for _, c := range []struct{ content, says string }{
+		{"this is not a profile", "Could not open broken.json"},
+		{`{"traceEvents": []}`, "B has no CPU profile"},
+	} {
+		broken := filepath.Join(t.TempDir(), "broken.json")
+		if err := os.WriteFile(broken, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h := newHarnessWith(t, Options{Source: SourceFromPath(a), Load: pipeline.Open, Compare: SourceFromPath(broken)})
+		if h.u.doc == nil {
+			t.Fatal("A did not open")
+		}
+		p := &h.u.panel.compare
+		if p.diff != nil || !strings.Contains(p.message, c.says) {
+			t.Errorf("%q: table %v, message %q; want none and %q", c.content, p.diff, p.message, c.says)
+		}
 	}
 }
