@@ -215,3 +215,34 @@ func TestCompareWithBrokenFileSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// The toolbar's "Diff colours" button is there only with a comparison, and a click on it turns
+// the colours on.
+func TestDiffColoursButton(t *testing.T) {
+	a, slow := diffFixture(t, "trace-a.json.gz"), diffFixture(t, "trace-slow.json.gz")
+	// findButton moves the mouse along the toolbar until the button reports the hover.
+	findButton := func(h *harness) (image.Point, bool) {
+		for x := 4; x < h.size.X; x += 8 {
+			p := image.Pt(x, toolbarHeight/2)
+			h.move(p)
+			if h.u.toolbar.diffColours.Hovered() {
+				return p, true
+			}
+		}
+		return image.Point{}, false
+	}
+	if _, ok := findButton(newHarness(t, SourceFromPath(a))); ok {
+		t.Error("Diff colours is offered without a second profile")
+	}
+	h := openCompare(t, a, slow)
+	p, ok := findButton(h)
+	if !ok {
+		t.Fatal("no Diff colours button in the toolbar")
+	}
+	h.click(p, 0)
+	h.idle()
+	if !h.u.panel.compare.colours || len(h.u.chart.diffLevels) != len(h.u.doc.trace.Frames) {
+		t.Errorf("after the click: colours %v, %d levels for %d frames", h.u.panel.compare.colours,
+			len(h.u.chart.diffLevels), len(h.u.doc.trace.Frames))
+	}
+}
