@@ -192,7 +192,7 @@ func compareProfiles(trA *core.Trace, profA int, trB *core.Trace, spec align.Spe
 		profB = calltree.DefaultProfile(trB)
 	}
 	if profB < 0 {
-		return nil, errors.New("B has no CPU profile")
+		return nil, errors.New("the second file (B) has no CPU profile")
 	}
 	al, err := align.Align(align.Side{Trace: trA, Profile: profA}, align.Side{Trace: trB, Profile: profB}, spec)
 	if err != nil {

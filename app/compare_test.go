@@ -199,7 +199,7 @@ func TestCompareWithBrokenFileSaysWhy(t *testing.T) {
 	a := diffFixture(t, "trace-a.json.gz")
 	for _, c := range []struct{ content, says string }{
 		{"this is not a profile", "Could not open broken.json"},
-		{`{"traceEvents": []}`, "B has no CPU profile"},
+		{`{"traceEvents": []}`, "(B) has no CPU profile"},
 	} {
 		broken := filepath.Join(t.TempDir(), "broken.json")
 		if err := os.WriteFile(broken, []byte(c.content), 0o644); err != nil {
