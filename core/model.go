@@ -112,6 +112,46 @@ type Events struct {
 	// SampleTraceID is args.data.sampleTraceId, args.sampleTraceId or args.beginData.sampleTraceId;
 	// 0 when absent.
 	SampleTraceID []int64
+	// AsyncIDs holds, in event order, the id of the events that can pair asynchronously (phases b,
+	// e, n, S, T, F, p) and of Screenshot events, the only ones whose id anything reads. Few events
+	// have one, so they are kept aside rather than in a column of their own.
+	AsyncIDs []AsyncID
+}
+
+// IDSource tells which field of an event its async id came from.
+type IDSource uint8
+
+const (
+	NoID         IDSource = iota
+	IDField               // "id": a string, or a number in its JavaScript text form
+	IDGlobal              // "id2": {"global": …}
+	IDLocal               // "id2": {"local": …}
+	IDUnreadable          // an "id" field that is neither a string nor a number (null, an object…)
+)
+
+// AsyncID is the async id of one event: DevTools' extractId, id else id2.global else id2.local.
+type AsyncID struct {
+	Event  int32
+	ID     StrID
+	Source IDSource
+}
+
+// AsyncIDOf returns the async id of event i, NoID when it has none (or is not one of those kept).
+func (e *Events) AsyncIDOf(i int) (StrID, IDSource) {
+	ids := e.AsyncIDs
+	lo, hi := 0, len(ids)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(ids[m].Event) < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ids) && int(ids[lo].Event) == i {
+		return ids[lo].ID, ids[lo].Source
+	}
+	return 0, NoID
 }
 
 // Len is the number of events.

@@ -110,8 +110,8 @@ func (m *Model) SpanOf(vp *Viewport, r EntryRef, minWidthPx float64) (level int,
 	if int(r.Entry) >= t.Core.Len() {
 		return 0, Span{}, false
 	}
-	level = int(t.Core.Depth[r.Entry])
-	if level >= len(t.Levels) {
+	level = t.Row(r.Entry)
+	if level < 0 || level >= len(t.Levels) {
 		return 0, Span{}, false
 	}
 	lv := &t.Levels[level]

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"flamedesk/core"
+	"flamedesk/core/timelines"
 )
 
 // Model is the display model of one trace: processes (groups) in display order, each with its
@@ -112,8 +113,12 @@ type Track struct {
 	// IsMain marks the thread its process runs its main loop on (CrRendererMain, CrBrowserMain,
 	// tid == pid, ...).
 	IsMain bool
-	// Levels[d] holds the entries at depth d.
-	Levels    []Level
+	// Levels[d] holds the entries drawn on row d.
+	Levels []Level
+	// Rows is the row each entry is drawn on, -1 for an entry the chart leaves out (the panel's
+	// visible-entries rule: its children move up a row); nil when every entry is drawn on the row
+	// of its depth.
+	Rows      []int32
 	Collapsed bool // only the header row is shown
 	Hidden    bool // nothing is shown
 
@@ -159,10 +164,31 @@ func New(tr *core.Trace) *Model {
 func (m *Model) buildGroups() {
 	tr := m.Trace
 	mainFrames := mainFrameURLs(tr)
+	// For a DevTools trace, the panel's view of its threads: names, order, and which it shows.
+	var panel map[core.ThreadID]int
+	var threads []timelines.ThreadTrack
+	var meta *timelines.Meta
+	var vis *timelines.Visibility
+	if tr.Kind == core.InputTrace {
+		// A generic trace (not recorded by DevTools) is shown by process, as the panel does too.
+		if meta = timelines.BuildMeta(tr); !meta.TraceIsGeneric {
+			threads = timelines.ThreadTracks(tr, meta)
+			vis = timelines.NewVisibility(tr, false)
+			panel = make(map[core.ThreadID]int, len(threads))
+			for k, t := range threads {
+				panel[t.Thread] = k
+			}
+		}
+	}
 	byPid := map[int64]int{}
 	for ti := range tr.Tracks {
 		ct := &tr.Tracks[ti]
 		if ct.Len() == 0 || int(ct.Thread) >= len(tr.Threads) {
+			continue
+		}
+		pt, inPanel := panel[ct.Thread]
+		if inPanel && !threads[pt].Drawn {
+			// Nothing in it is drawn (a lone page-load marker in "pid 0"): not a track of its own.
 			continue
 		}
 		th := &tr.Threads[ct.Thread]
@@ -174,16 +200,30 @@ func (m *Model) buildGroups() {
 			if url, ok := mainFrames[th.Pid]; ok {
 				g.MainFrame, g.MainFrameURL = true, url
 			}
+			if meta != nil {
+				// The URL the panel names the renderer after: the first it showed, about:blank
+				// giving way to the page it navigated to.
+				if url, ok := meta.ProcessURL[th.Pid]; ok && g.MainFrame {
+					g.MainFrameURL = url
+				}
+			}
 			m.Groups = append(m.Groups, g)
 		}
-		m.Tracks = append(m.Tracks, Track{
+		t := Track{
 			Core:   ct,
 			Thread: ct.Thread,
 			Group:  gi,
 			Title:  threadTitle(tr, ct.Thread),
 			IsMain: isMainThread(tr, th),
 			Levels: buildLevels(ct),
-		})
+		}
+		if inPanel {
+			t.Title, t.Hidden = threads[pt].Name, !threads[pt].Shown
+			if t.Rows = drawnRows(tr, ct, vis); t.Rows != nil {
+				t.Levels = buildLevelsOnRows(ct, t.Rows)
+			}
+		}
+		m.Tracks = append(m.Tracks, t)
 	}
 	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
 	// evidence of one.
@@ -201,16 +241,43 @@ func (m *Model) buildGroups() {
 	for i := range groupOrder {
 		groupOrder[i] = i
 	}
-	slices.SortStableFunc(groupOrder, func(a, b int) int {
-		return compareGroups(tr, &m.Groups[a], &m.Groups[b])
-	})
 	trackOrder := make([]int, len(m.Tracks))
 	for i := range trackOrder {
 		trackOrder[i] = i
 	}
-	slices.SortStableFunc(trackOrder, func(a, b int) int {
-		return compareThreads(tr, &m.Tracks[a], &m.Tracks[b])
-	})
+	if panel != nil {
+		// The panel's order: its tracks by rank and business, shown ones first; a process goes
+		// where its first track goes, and a process with every track hidden is hidden too.
+		rank := func(t *Track) int {
+			r := panel[t.Thread]
+			if t.Hidden {
+				r += len(threads)
+			}
+			return r
+		}
+		first := make([]int, len(m.Groups))
+		allHidden := make([]bool, len(m.Groups))
+		for g := range first {
+			first[g], allHidden[g] = 2*len(threads)+1, true
+		}
+		for i := range m.Tracks {
+			t := &m.Tracks[i]
+			first[t.Group] = min(first[t.Group], rank(t))
+			allHidden[t.Group] = allHidden[t.Group] && t.Hidden
+		}
+		for g := range m.Groups {
+			m.Groups[g].Hidden = allHidden[g]
+		}
+		slices.SortStableFunc(groupOrder, func(a, b int) int { return cmp.Compare(first[a], first[b]) })
+		slices.SortStableFunc(trackOrder, func(a, b int) int { return cmp.Compare(rank(&m.Tracks[a]), rank(&m.Tracks[b])) })
+	} else {
+		slices.SortStableFunc(groupOrder, func(a, b int) int {
+			return compareGroups(tr, &m.Groups[a], &m.Groups[b])
+		})
+		slices.SortStableFunc(trackOrder, func(a, b int) int {
+			return compareThreads(tr, &m.Tracks[a], &m.Tracks[b])
+		})
+	}
 
 	groups := make([]Group, 0, len(m.Groups))
 	newGroup := make([]int, len(m.Groups))
@@ -310,18 +377,33 @@ func threadTitle(tr *core.Trace, t core.ThreadID) string {
 // One pass over the columns in file order scatters entries, starts and ends into level order, so
 // that the per-level work after it reads contiguous memory: walking a deep level straight through
 // the columns would miss the cache on nearly every entry of a large trace.
-func buildLevels(ct *core.Track) []Level {
-	n := ct.Len()
+func buildLevels(ct *core.Track) []Level { return buildLevelsOnRows(ct, nil) }
+
+// buildLevelsOnRows is buildLevels with each entry on rows[e] instead of its depth; an entry whose
+// row is negative is left out. rows nil means the depths.
+func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
+	row := func(i int) int {
+		if rows != nil {
+			return int(rows[i])
+		}
+		return int(ct.Depth[i])
+	}
+	n := 0
 	maxDepth := -1
-	for _, d := range ct.Depth {
-		maxDepth = max(maxDepth, int(d))
+	for i := range ct.Depth {
+		if d := row(i); d >= 0 {
+			maxDepth = max(maxDepth, d)
+			n++
+		}
 	}
 	if maxDepth < 0 {
 		return nil
 	}
 	next := make([]int, maxDepth+2)
-	for _, d := range ct.Depth {
-		next[int(d)+1]++
+	for i := range ct.Depth {
+		if d := row(i); d >= 0 {
+			next[d+1]++
+		}
 	}
 	for d := 1; d < len(next); d++ {
 		next[d] += next[d-1]
@@ -333,7 +415,11 @@ func buildLevels(ct *core.Track) []Level {
 	for d := range levels {
 		levels[d] = Level{Entries: entries[next[d]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]]}
 	}
-	for i, d := range ct.Depth {
+	for i := range ct.Depth {
+		d := row(i)
+		if d < 0 {
+			continue
+		}
 		p := next[d]
 		next[d]++
 		entries[p] = int32(i)
@@ -426,6 +512,13 @@ func entryEnd(ct *core.Track, e int32) float64 {
 }
 
 func (m *Model) computeBounds() {
+	// A trace spans what DevTools says it spans (core.EngineBounds, which the loader put in MinTs
+	// and MaxTs): times count from the same origin as the panel's, and an event the engine leaves
+	// out (a "::UMA" instant written long before the recording) does not stretch the first view.
+	if tr := m.Trace; tr.Kind == core.InputTrace && tr.MinTs < tr.MaxTs && !math.IsInf(tr.MinTs, 0) && !math.IsInf(tr.MaxTs, 0) {
+		m.minTs, m.maxTs = tr.MinTs, tr.MaxTs
+		return
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range m.Tracks {
 		t := &m.Tracks[i]
@@ -447,8 +540,9 @@ func (m *Model) computeBounds() {
 	m.minTs, m.maxTs = lo, hi
 }
 
-// Bounds is the time range the tracks cover, µs: the earliest start and the latest end of any
-// entry. Metadata events (often at ts 0) do not stretch it.
+// Bounds is the time range the view opens on and counts from, µs: for a trace, DevTools' bounds
+// (core.EngineBounds); for a profile, or a trace without events the engine counts, the earliest
+// start and the latest end of any entry. Metadata events (often at ts 0) do not stretch it.
 func (m *Model) Bounds() (minTs, maxTs float64) { return m.minTs, m.maxTs }
 
 // Relayout recomputes every group's and track's vertical position after a change of collapse or
@@ -598,6 +692,41 @@ func (m *Model) EntryCategory(r EntryRef) string {
 }
 
 // EntryDepth is the level an entry sits on.
-func (m *Model) EntryDepth(r EntryRef) int { return int(m.Tracks[r.Track].Core.Depth[r.Entry]) }
+func (m *Model) EntryDepth(r EntryRef) int { return m.Tracks[r.Track].Row(r.Entry) }
+
+// Row is the row entry e is drawn on, -1 when the chart leaves it out.
+func (t *Track) Row(e int32) int {
+	if t.Rows != nil {
+		return int(t.Rows[e])
+	}
+	return int(t.Core.Depth[e])
+}
+
+// drawnRows places the entries of ct on rows as the panel does: an entry it does not draw takes no
+// row, and its children go on the row it would have had. nil when every entry is drawn.
+func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int32 {
+	hidden := false
+	for e := 0; e < ct.Len() && !hidden; e++ {
+		hidden = !vis.Entry(tr, ct, e)
+	}
+	if !hidden {
+		return nil
+	}
+	rows := make([]int32, ct.Len())
+	// below[e] is the row e's children go on; pre-order puts every parent before its children.
+	below := make([]int32, ct.Len())
+	for e := range rows {
+		base := int32(0)
+		if p := ct.Parent[e]; p >= 0 {
+			base = below[p]
+		}
+		if vis.Entry(tr, ct, e) {
+			rows[e], below[e] = base, base+1
+		} else {
+			rows[e], below[e] = -1, base
+		}
+	}
+	return rows
+}
 
 const anonymous = "(anonymous)"

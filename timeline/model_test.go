@@ -137,14 +137,20 @@ func TestCollapseAndHideRelayout(t *testing.T) {
 	}
 }
 
-func TestBoundsIgnoreMetadataTimestamps(t *testing.T) {
+func TestBoundsFollowTheTrace(t *testing.T) {
 	tr := synthTrace([]synthThread{{pid: 1, tid: 1, name: "main"}}, [][]synthEntry{
 		{{start: 5000, dur: 100, name: "a"}, {start: 5200, dur: 300, name: "b"}},
 	})
-	tr.MinTs, tr.MaxTs = 0, 5500 // the loader counted a metadata event at ts 0
+	// No event the engine counts (core.EngineBounds gave infinite bounds): the entries decide.
+	tr.MinTs, tr.MaxTs = math.Inf(1), math.Inf(-1)
 	lo, hi := New(tr).Bounds()
 	if lo != 5000 || hi != 5500 {
 		t.Fatalf("bounds [%g, %g], want [5000, 5500]", lo, hi)
+	}
+	// The engine's bounds win over the entries, which may lie outside them (a "::UMA" instant).
+	tr.MinTs, tr.MaxTs = 5100, 5400
+	if lo, hi := New(tr).Bounds(); lo != 5100 || hi != 5400 {
+		t.Fatalf("bounds [%g, %g], want the trace's [5100, 5400]", lo, hi)
 	}
 	empty := New(&core.Trace{Strings: core.NewStrings(), MinTs: 3, MaxTs: 9})
 	if lo, hi := empty.Bounds(); lo != 3 || hi != 9 || len(empty.Groups) != 0 {

@@ -82,6 +82,9 @@ func (m *Model) collect(r *SearchResult, frameHit, nameHit []bool) *SearchResult
 			} else if ct.Kind[e] != core.EntryProfileCall && int(ct.Name[e]) < len(nameHit) {
 				hit = nameHit[ct.Name[e]]
 			}
+			if hit && t.Rows != nil && t.Rows[e] < 0 {
+				hit = false // not drawn: nothing to show or step to
+			}
 			if hit {
 				tm.bits[e>>6] |= 1 << (e & 63)
 				count++

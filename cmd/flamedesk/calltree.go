@@ -27,7 +27,9 @@ and share of the total. Each sample weighs the time to the next one.
   --thread PID:TID   the thread to show; default: the only one of a .cpuprofile or self-profile,
                      else the main thread (CrRendererMain) with the most samples
   --invert           bottom-up: roots are the functions on top of the stacks
-  --range S:E        only samples taken in [S, E), µs on the trace's clock; either side may be empty
+  --range S:E        only samples taken in [S, E), µs from the start of the trace (the ruler's 0,
+                     DevTools' trace bounds); "@" before a side makes it a time on the trace's
+                     clock; either side may be empty
   --transform T      apply T; repeat to apply several, in order. KIND is one of
                        focus-subtree, merge-call-node, prune        ARG: a PATH such as A/B/C
                        focus-subtree-inverted                       ARG: a bottom-up PATH such as E/D
@@ -53,7 +55,7 @@ type calltreeOptions struct {
 	file       string
 	thread     string
 	invert     bool
-	rng        calltree.Range
+	rng        timeRange
 	transforms transformFlags
 	top        int
 	format     string
@@ -94,7 +96,7 @@ func parseCalltreeArgs(args []string, stdout, stderr io.Writer) (opts calltreeOp
 		return opts, usageError(stderr, "calltree: --top must not be negative"), false
 	}
 	opts.file = files[0]
-	opts.rng = calltree.AllTime
+	opts.rng = timeRange{r: calltree.AllTime}
 	if rangeStr != "" {
 		r, err := parseRange(rangeStr)
 		if err != nil {
@@ -110,27 +112,58 @@ func parseCalltreeArgs(args []string, stdout, stderr io.Writer) (opts calltreeOp
 	return opts, exitOK, true
 }
 
-func parseRange(s string) (calltree.Range, error) {
+// timeRange is a --range value: start and end as written, each either relative to the start of
+// the trace or absolute ("@").
+type timeRange struct {
+	r                calltree.Range
+	startAbs, endAbs bool
+	hasStart, hasEnd bool
+}
+
+// resolve turns the range into times on the trace's clock, for a trace that starts at origin.
+func (t timeRange) resolve(origin float64) calltree.Range {
+	r := t.r
+	if t.hasStart && !t.startAbs {
+		r.Start += origin
+	}
+	if t.hasEnd && !t.endAbs {
+		r.End += origin
+	}
+	return r
+}
+
+func parseRange(s string) (timeRange, error) {
 	a, b, ok := strings.Cut(s, ":")
 	if !ok {
-		return calltree.Range{}, errors.New("want START_US:END_US")
+		return timeRange{}, errors.New("want START_US:END_US")
 	}
-	r := calltree.AllTime
+	t := timeRange{r: calltree.AllTime}
+	side := func(v string) (float64, bool, error) {
+		abs := strings.HasPrefix(v, "@")
+		f, err := strconv.ParseFloat(strings.TrimPrefix(v, "@"), 64)
+		if err != nil || math.IsNaN(f) {
+			return 0, false, errors.New("not a number")
+		}
+		return f, abs, nil
+	}
 	var err error
 	if a != "" {
-		if r.Start, err = strconv.ParseFloat(a, 64); err != nil || math.IsNaN(r.Start) {
-			return r, fmt.Errorf("bad start %q", a)
+		if t.r.Start, t.startAbs, err = side(a); err != nil {
+			return t, fmt.Errorf("bad start %q", a)
 		}
+		t.hasStart = true
 	}
 	if b != "" {
-		if r.End, err = strconv.ParseFloat(b, 64); err != nil || math.IsNaN(r.End) {
-			return r, fmt.Errorf("bad end %q", b)
+		if t.r.End, t.endAbs, err = side(b); err != nil {
+			return t, fmt.Errorf("bad end %q", b)
 		}
+		t.hasEnd = true
 	}
-	if r.End <= r.Start {
-		return r, errors.New("the end must be after the start")
+	// Two sides of one kind can be checked now; a mixed pair once the origin is known.
+	if t.hasStart && t.hasEnd && t.startAbs == t.endAbs && t.r.End <= t.r.Start {
+		return t, errors.New("the end must be after the start")
 	}
-	return r, nil
+	return t, nil
 }
 
 func parsePidTid(s string) (pid, tid int64, err error) {
@@ -164,7 +197,11 @@ func printCalltree(tr *core.Trace, opts calltreeOptions, stdout, stderr io.Write
 			return usageError(stderr, "calltree: no profile for thread %s; profiled threads: %s", opts.thread, strings.Join(have, "; "))
 		}
 	}
-	src, err := calltree.NewSource(tr, &tr.Profiles[profile], opts.rng)
+	rng := opts.rng.resolve(tr.MinTs)
+	if rng.End <= rng.Start {
+		return usageError(stderr, "calltree: --range: the end must be after the start")
+	}
+	src, err := calltree.NewSource(tr, &tr.Profiles[profile], rng)
 	if err != nil {
 		return inputError(stderr, opts.file, fmt.Errorf("%s: %w", calltree.ProfileLabel(tr, profile), err))
 	}

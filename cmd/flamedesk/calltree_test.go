@@ -322,3 +322,20 @@ func TestCalltreeFixtures(t *testing.T) {
 		})
 	}
 }
+
+// --range counts from the start of the trace as DevTools bounds it (the ruler's 0), and "@" marks a
+// time on the trace's clock: the same window written both ways gives the same tree. devtools-web-dev
+// has an instant 26 s before the recording, which must not move the origin.
+func TestCalltreeRangeFromTraceStart(t *testing.T) {
+	file := fixtures.Path(t, "fixtures", "upstream", "devtools-web-dev.json.gz")
+	const boundsMin = 1020034823047 // conformance/golden/devtools-web-dev.timelines.json.gz
+	rel := runCalltreeJSON(t, file, "--range", "100000:600000")
+	abs := runCalltreeJSON(t, file, "--range", fmt.Sprintf("@%d:@%d", boundsMin+100000, boundsMin+600000))
+	if rel.Total == 0 || rel.draw() != abs.draw() {
+		t.Errorf("relative range: total %g ms; absolute: %g ms; trees equal: %v", rel.Total, abs.Total, rel.draw() == abs.draw())
+	}
+	all := runCalltreeJSON(t, file)
+	if rel.Total >= all.Total {
+		t.Errorf("a 0.5 s window holds %g ms of %g", rel.Total, all.Total)
+	}
+}

@@ -237,3 +237,18 @@ func TestRenderUsageErrors(t *testing.T) {
 		t.Errorf("--help: exit %d, %q", code, stdout.String())
 	}
 }
+
+// Without --start/--end, render draws the trace's bounds as DevTools has them and its summary
+// line names that range; devtools-web-dev's "…::UMA" instant 26 s early stays out of it.
+func TestRenderDefaultRangeIsTheTraceBounds(t *testing.T) {
+	file := fixtures.Path(t, "fixtures", "upstream", "devtools-web-dev.json.gz")
+	out := filepath.Join(t.TempDir(), "out.png")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"render", "-o", out, file}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	// conformance/golden/devtools-web-dev.timelines.json.gz: bounds.range 1264914 µs
+	if want := "0 µs to 1264914 µs"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("summary %q, want the range %q", stdout.String(), want)
+	}
+}

@@ -8,6 +8,7 @@ package dump
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"math"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/core/lighthouse"
+	"flamedesk/core/timelines"
 )
 
 // Format names the output format; it is the value of the top-level "format" key.
@@ -67,6 +69,9 @@ func Write(w io.Writer, tr *core.Trace, opts Options) error {
 	d.raw("]")
 	if opts.Refine {
 		d.lighthouse()
+	}
+	if tr.Kind == core.InputTrace {
+		d.timelines()
 	}
 	d.raw(",\n\"warnings\":[")
 	for i, l := range tr.Warnings.Lines() {
@@ -240,6 +245,22 @@ func (d *writer) syntheticEvents(p *lighthouse.Profile, s *lighthouse.Synthetic,
 	b = append(b, ']')
 	d.buf = b
 	d.flushBuf()
+}
+
+// timelines writes the tracks beside the thread flame charts (core/timelines). They are small, so
+// encoding/json writes them in one piece.
+func (d *writer) timelines() {
+	b, err := json.Marshal(timelines.Build(d.tr))
+	if err != nil {
+		if d.err == nil {
+			d.err = err
+		}
+		return
+	}
+	d.raw(",\n\"timelines\":")
+	if d.err == nil {
+		_, d.err = d.w.Write(b)
+	}
 }
 
 // nodeID is the profile's own id of a ProfileCall's node.

@@ -43,6 +43,14 @@ func checkTrace(tr *core.Trace) error {
 			return fmt.Errorf("event %d: args span out of the arena", i)
 		}
 	}
+	for k, id := range e.AsyncIDs {
+		if int(id.Event) >= n || (k > 0 && id.Event <= e.AsyncIDs[k-1].Event) {
+			return fmt.Errorf("AsyncIDs[%d]: event %d out of order or range (%d events)", k, id.Event, n)
+		}
+		if int(id.ID) >= tr.Strings.Len() {
+			return fmt.Errorf("AsyncIDs[%d]: string id out of range", k)
+		}
+	}
 	for i, th := range tr.Threads {
 		for _, id := range []core.StrID{th.Name, th.ProcessName} {
 			if int(id) >= tr.Strings.Len() {

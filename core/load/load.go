@@ -126,8 +126,16 @@ func buildProfiles(ctx context.Context, tr *core.Trace) error {
 	return nil
 }
 
-// finishBounds widens the event bounds by the profiles' spans and settles empty bounds at 0.
+// finishBounds settles the trace's bounds. A trace gets DevTools' own (core.EngineBounds), so that
+// times count from where the panel's do; where no event counts for the engine, and for profiles,
+// the span of all events is widened by the profiles' spans. Empty bounds settle at 0.
 func finishBounds(tr *core.Trace) {
+	if tr.Kind == core.InputTrace {
+		if lo, hi := core.EngineBounds(tr); lo <= hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
+			tr.MinTs, tr.MaxTs = lo, hi
+			return
+		}
+	}
 	for i := range tr.Profiles {
 		m := &tr.Profiles[i]
 		for _, t := range [...]float64{m.StartTime, m.EndTime} {

@@ -14,7 +14,7 @@ import (
 // Flags of the names the loader treats specially. They are interned first, so their StrIDs are
 // small and index nameFlags directly.
 const (
-	flagProfile uint8 = 1 << iota
+	flagProfile uint16 = 1 << iota
 	flagChunk
 	flagWhole
 	flagKeepArgs
@@ -22,11 +22,15 @@ const (
 	flagProcessName
 	flagThreadSort
 	flagProcessSort
+	// flagKeepArgsCat marks a category whose events keep their args (User Timing, console.time).
+	flagKeepArgsCat
+	// flagKeepID marks a name whose events keep their id whatever their phase (Screenshot).
+	flagKeepID
 )
 
 var specialNames = []struct {
 	name  string
-	flags uint8
+	flags uint16
 }{
 	{"Profile", flagProfile},
 	{"ProfileChunk", flagChunk},
@@ -63,6 +67,51 @@ var specialNames = []struct {
 	{"TimeStamp", flagKeepArgs},
 	{"TracingStartedInBrowser", flagKeepArgs},
 	{"TracingStartedInPage", flagKeepArgs},
+	// What core/timelines reads: frames, navigations, network requests, WebSockets and the
+	// page-load markers.
+	{"FrameCommittedInBrowser", flagKeepArgs},
+	{"CommitLoad", flagKeepArgs},
+	{"navigationStart", flagKeepArgs},
+	{"ResourceChangePriority", flagKeepArgs},
+	{"ResourceWillSendRequest", flagKeepArgs},
+	{"ResourceSendRequest", flagKeepArgs},
+	{"ResourceReceiveResponse", flagKeepArgs},
+	{"ResourceFinish", flagKeepArgs},
+	{"ResourceMarkAsCached", flagKeepArgs},
+	{"PreloadRenderBlockingStatusChange", flagKeepArgs},
+	{"WebSocketCreate", flagKeepArgs},
+	{"WebSocketSendHandshakeRequest", flagKeepArgs},
+	{"WebSocketReceiveHandshakeResponse", flagKeepArgs},
+	{"WebSocketDestroy", flagKeepArgs},
+	{"WebSocketSend", flagKeepArgs},
+	{"WebSocketReceive", flagKeepArgs},
+	{"SoftNavigationStart", flagKeepArgs},
+	{"firstPaint", flagKeepArgs},
+	{"firstContentfulPaint", flagKeepArgs},
+	{"MarkDOMContent", flagKeepArgs},
+	{"MarkLoad", flagKeepArgs},
+	{"largestContentfulPaint::Candidate", flagKeepArgs},
+	{"largestContentfulPaint::CandidateForSoftNavigation", flagKeepArgs},
+	{"InteractiveTime", flagKeepArgs},
+	{"TracingSessionIdForWorker", flagKeepArgs},
+	// The tracks beside the thread flame charts (core/timelines): what their events carry in args.
+	{"blink.user_timing", flagKeepArgsCat},
+	{"blink.console", flagKeepArgsCat},
+	{"UpdateCounters", flagKeepArgs},
+	{"Screenshot", flagKeepArgs | flagKeepID},
+	{"Animation", flagKeepArgs},
+	{"EventTiming", flagKeepArgs},
+	{"LayoutShift", flagKeepArgs},
+	{"SetLayerTreeId", flagKeepArgs},
+	{"BeginFrame", flagKeepArgs},
+	{"DroppedFrame", flagKeepArgs},
+	{"RequestMainThreadFrame", flagKeepArgs},
+	{"BeginMainThreadFrame", flagKeepArgs},
+	{"NeedsBeginFrameChanged", flagKeepArgs},
+	{"Commit", flagKeepArgs},
+	{"CompositeLayers", flagKeepArgs},
+	{"ActivateLayerTree", flagKeepArgs},
+	{"DrawFrame", flagKeepArgs},
 }
 
 type threadKey struct{ pid, tid int64 }
@@ -78,7 +127,7 @@ type loader struct {
 	threads   map[threadKey]core.ThreadID
 	procName  map[int64]core.StrID
 	procSort  map[int64]int32
-	nameFlags []uint8
+	nameFlags []uint16
 	nEvents   int // events seen in the event array, the index used in messages
 	cache     [internCacheSize]internEntry
 	// the last thread looked up
@@ -114,6 +163,9 @@ type event struct {
 	badPid             bool
 	id                 []byte
 	hasID, idIsString  bool
+	idUnreadable       bool // an "id" that is neither a string nor a number
+	id2                []byte
+	id2Source          core.IDSource
 	hasArgs            bool
 	argName            []byte
 	hasArgName         bool
@@ -191,7 +243,7 @@ func (l *loader) reserve(jsonBytes int64) {
 	e.ArgsArena = make([]byte, 0, min(jsonBytes/16, 1<<31))
 }
 
-func (l *loader) flags(id core.StrID) uint8 {
+func (l *loader) flags(id core.StrID) uint16 {
 	if int(id) < len(l.nameFlags) {
 		return l.nameFlags[id]
 	}
@@ -457,7 +509,7 @@ func (l *loader) event() error {
 	s := l.s
 	l.nEvents++
 	f := &l.ev
-	*f = event{id: f.id[:0], argName: f.argName[:0]}
+	*f = event{id: f.id[:0], id2: f.id2[:0], argName: f.argName[:0]}
 	if l.pendDirty {
 		l.rollback() // not reached: every event ends in a commit or a rollback
 	}
@@ -540,6 +592,10 @@ func (l *loader) event() error {
 			if err := l.eventID(f); err != nil {
 				return err
 			}
+		case "id2":
+			if err := l.eventID2(f); err != nil {
+				return err
+			}
 		case "args":
 			if err := l.args(f); err != nil {
 				return err
@@ -601,7 +657,67 @@ func (l *loader) eventID(f *event) error {
 			f.hasID, f.idIsString = true, false
 		}
 	default:
+		f.hasID, f.idUnreadable = false, true
 		return s.skip()
+	}
+	f.idUnreadable = false
+	return nil
+}
+
+// eventID2 reads "id2": {"global": …} or {"local": …}, the scoped ids of async events; global wins.
+func (l *loader) eventID2(f *event) error {
+	s := l.s
+	kind, err := s.valueKind()
+	if err != nil {
+		return err
+	}
+	f.id2, f.id2Source = f.id2[:0], core.NoID
+	if kind != kindObject {
+		return s.skip()
+	}
+	empty, err := s.objectStart()
+	if err != nil {
+		return err
+	}
+	for more := !empty; more; {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		src := core.NoID
+		switch string(k) {
+		case "global":
+			src = core.IDGlobal
+		case "local":
+			src = core.IDLocal
+		}
+		kind, err := s.valueKind()
+		if err != nil {
+			return err
+		}
+		switch {
+		case src == core.NoID || (src == core.IDLocal && f.id2Source == core.IDGlobal):
+			err = s.skip()
+		case kind == kindString:
+			var v []byte
+			if v, err = s.str0(); err == nil {
+				f.id2, f.id2Source = append(f.id2[:0], v...), src
+			}
+		case kind == kindNumber:
+			var v float64
+			var ok bool
+			if v, ok, err = s.number(); err == nil && ok {
+				f.id2, f.id2Source = strconv.AppendFloat(f.id2[:0], v, 'f', -1, 64), src
+			}
+		default:
+			err = s.skip()
+		}
+		if err != nil {
+			return err
+		}
+		if more, err = s.objectNext(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -899,7 +1015,7 @@ func (l *loader) commitEvent() {
 	e.Thread = push(e.Thread, th)
 
 	var span core.Span
-	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M') {
+	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M' || l.flags(f.cat)&flagKeepArgsCat != 0) {
 		args, over := l.s.captured()
 		switch {
 		case over:
@@ -928,6 +1044,9 @@ func (l *loader) commitEvent() {
 		sti = f.stiData
 	}
 	e.SampleTraceID = push(e.SampleTraceID, sti)
+	if isAsyncPhase(f.ph) || fl&flagKeepID != 0 {
+		l.keepAsyncID(f, len(e.Ts)-1)
+	}
 
 	if f.ph == 'M' {
 		l.metadata(f, th, fl)
@@ -942,7 +1061,7 @@ func (l *loader) commitEvent() {
 }
 
 // metadata applies thread_name, process_name and the sort indexes.
-func (l *loader) metadata(f *event, th core.ThreadID, fl uint8) {
+func (l *loader) metadata(f *event, th core.ThreadID, fl uint16) {
 	t := &l.tr.Threads[th]
 	switch {
 	case fl&flagThreadName != 0 && f.hasArgName:
@@ -1027,4 +1146,29 @@ func (l *loader) finish() {
 	w.Add("profile time deltas or timestamps that are not numbers (0 used)", l.w.badDeltas)
 	w.Add("profile trace_ids entries that are not integers (ignored)", l.w.badTraceIDs)
 	w.Add("strings with invalid UTF-8 (repaired with U+FFFD)", l.s.badUTF8)
+}
+
+// isAsyncPhase tells the phases that DevTools pairs by id: nestable b/e/n and the legacy S/T/F/p.
+func isAsyncPhase(ph byte) bool {
+	switch ph {
+	case 'b', 'e', 'n', 'S', 'T', 'F', 'p':
+		return true
+	}
+	return false
+}
+
+// keepAsyncID files event i's id, DevTools' extractId: id, else id2.global, else id2.local.
+func (l *loader) keepAsyncID(f *event, i int) {
+	id := core.AsyncID{Event: int32(i)}
+	switch {
+	case f.hasID:
+		id.ID, id.Source = l.strs.InternBytes(f.id), core.IDField
+	case f.id2Source != core.NoID:
+		id.ID, id.Source = l.strs.InternBytes(f.id2), f.id2Source
+	case f.idUnreadable:
+		id.Source = core.IDUnreadable
+	default:
+		return
+	}
+	l.tr.Events.AsyncIDs = append(l.tr.Events.AsyncIDs, id)
 }

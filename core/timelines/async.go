@@ -1,0 +1,108 @@
+package timelines
+
+import (
+	"sort"
+
+	"flamedesk/core"
+)
+
+// asyncPair is an async begin matched with its end (or, without an end, with the instants of its
+// id), as the engine's createMatchedSortedSyntheticEvents builds them for measures, console
+// timings and animations.
+type asyncPair struct {
+	Begin, End int32   // event indexes; End is -1 when the pair closed on instants only
+	Instants   []int32 // the nestable instants ('n') that went with it
+	Ts, Dur    float64
+	Thread     core.ThreadID // the end's thread, else the begin's
+}
+
+// asyncKey is the engine's synthetic id "cat:id:name".
+type asyncKey struct {
+	cat, id, name core.StrID
+}
+
+// pairAsync pairs the given events (any order) by category, async id and name: 'b' pushes, 'e'
+// pops the latest 'b' of its key, 'n' are collected; other phases never pair. Events without an
+// id are left out. The pairs come sorted by start, longer first. unpaired counts the begins and
+// ends left alone.
+func pairAsync(tr *core.Trace, list []int32) (pairs []asyncPair, unpaired int) {
+	ev := &tr.Events
+	sortEvents(ev, list)
+	type match struct {
+		begin, end int32
+		instants   []int32
+	}
+	var matches []match
+	begins := map[asyncKey][]int32{}
+	var beginOrder []asyncKey
+	instants := map[asyncKey][]int32{}
+	for _, i := range list {
+		id, src := ev.AsyncIDOf(int(i))
+		if src == core.NoID || src == core.IDUnreadable {
+			continue
+		}
+		k := asyncKey{ev.Cat[i], id, ev.Name[i]}
+		switch ev.Ph[i] {
+		case 'b':
+			if _, ok := begins[k]; !ok {
+				beginOrder = append(beginOrder, k)
+			}
+			begins[k] = append(begins[k], i)
+		case 'n':
+			instants[k] = append(instants[k], i)
+		case 'e':
+			open := begins[k]
+			if len(open) == 0 {
+				unpaired++
+				continue
+			}
+			b := open[len(open)-1]
+			begins[k] = open[:len(open)-1]
+			// The engine takes instants from the back of the list while the front one starts at or
+			// after the begin: copied as it is.
+			var mine []int32
+			inst := instants[k]
+			for len(inst) > 0 && ev.Ts[inst[0]] >= ev.Ts[b] {
+				mine = append(mine, inst[len(inst)-1])
+				inst = inst[:len(inst)-1]
+			}
+			instants[k] = inst
+			matches = append(matches, match{b, i, mine})
+		}
+	}
+	for _, k := range beginOrder {
+		open := begins[k]
+		if len(open) == 0 {
+			continue
+		}
+		unpaired += len(open)
+		b := open[len(open)-1]
+		if inst := instants[k]; len(inst) > 0 {
+			unpaired--
+			matches = append(matches, match{b, -1, inst})
+		}
+	}
+	for _, m := range matches {
+		if m.end < 0 && len(m.instants) == 0 {
+			continue
+		}
+		if id, _ := ev.AsyncIDOf(int(m.begin)); tr.Strings.Get(id) == "" {
+			continue // the engine's key is then falsy, and the pair is dropped
+		}
+		p := asyncPair{Begin: m.begin, End: m.end, Instants: m.instants, Ts: ev.Ts[m.begin], Thread: ev.Thread[m.begin]}
+		if m.end >= 0 {
+			p.Dur = ev.Ts[m.end] - ev.Ts[m.begin]
+			p.Thread = ev.Thread[m.end]
+		}
+		if p.Dur < 0 {
+			unpaired++
+			continue
+		}
+		pairs = append(pairs, p)
+	}
+	sort.SliceStable(pairs, func(a, b int) bool {
+		x, y := &pairs[a], &pairs[b]
+		return startsBefore(x.Ts, x.Ts+x.Dur, y.Ts, y.Ts+y.Dur) < 0
+	})
+	return pairs, unpaired
+}
