@@ -37,11 +37,17 @@ const (
 	fkMainFrameMarker // ScheduleStyleRecalculation, InvalidateLayout, ScrollLayer
 )
 
-// frameEvent is a relevant event with the few args the model reads. Ids are compared the way
-// JavaScript's === compares them, through jsKey.
+// frameEvent is a relevant event; the compositor's events (a few thousand, against a RunTask per
+// task) point into a side list of their args.
 type frameEvent struct {
-	i           int32
-	kind        uint8
+	i    int32
+	args int32 // index into the args list, -1 for RunTask and the main-frame markers
+	kind uint8
+}
+
+// frameArgs are the few args the model reads. Ids are compared the way JavaScript's === compares
+// them, through jsKey.
+type frameArgs struct {
 	layerTreeID string // args.layerTreeId
 	seq         string // args.frameSeqId
 	partial     bool   // args.hasPartialUpdate
@@ -76,7 +82,7 @@ func jsKey(v *fastjson.Value) string {
 // buildFrames runs the engine's frame model (TimelineFrameModel) over the compositor events of
 // the main frame's layer tree and the main-frame main threads' events, in time order.
 func buildFrames(tr *core.Trace, m *Meta) []Frame {
-	events := collectFrameEvents(tr)
+	events, fargs := collectFrameEvents(tr)
 	if len(events) == 0 {
 		return nil
 	}
@@ -106,13 +112,19 @@ func buildFrames(tr *core.Trace, m *Meta) []Frame {
 	}
 	j := 0
 	noData := 0
-	for _, e := range events {
-		ts := ev.Ts[e.i]
+	var none frameArgs
+	for _, fe := range events {
+		ts := ev.Ts[fe.i]
+		e := &none
+		if fe.args >= 0 {
+			e = &fargs[fe.args]
+		}
+		kind := fe.kind
 		for j+1 < len(threads) && threads[j+1].start <= ts {
 			j++
 			activePid, activeTid, active = threads[j].pid, threads[j].tid, true
 		}
-		if e.kind == fkSetLayerTreeID {
+		if kind == fkSetLayerTreeID {
 			if !e.hasData {
 				noData++
 				continue
@@ -122,12 +134,12 @@ func buildFrames(tr *core.Trace, m *Meta) []Frame {
 				continue
 			}
 		}
-		if e.kind != fkRunTask && e.kind != fkMainFrameMarker {
-			fm.compositor(e, ts)
+		if kind != fkRunTask && kind != fkMainFrameMarker {
+			fm.compositor(kind, e, ts)
 		}
-		th := tr.Threads[ev.Thread[e.i]]
+		th := tr.Threads[ev.Thread[fe.i]]
 		if active && th.Pid == activePid && th.Tid == activeTid {
-			fm.mainThread(e, ts)
+			fm.mainThread(kind, e, ts)
 		}
 	}
 	tr.Warnings.Add("SetLayerTreeId events without args.data (DevTools refuses such a trace)", noData)
@@ -135,7 +147,7 @@ func buildFrames(tr *core.Trace, m *Meta) []Frame {
 }
 
 // collectFrameEvents picks the events the frame model reads, with their args.
-func collectFrameEvents(tr *core.Trace) []frameEvent {
+func collectFrameEvents(tr *core.Trace) ([]frameEvent, []frameArgs) {
 	ev := &tr.Events
 	kinds := make([]uint8, tr.Strings.Len())
 	for name, k := range map[string]uint8{
@@ -152,12 +164,13 @@ func collectFrameEvents(tr *core.Trace) []frameEvent {
 	timelineCat := map[core.StrID]bool{}
 	a := &args{tr: tr}
 	var out []frameEvent
+	var fargs []frameArgs
 	for i, name := range ev.Name {
 		k := kinds[name]
 		if k == fkNone {
 			continue
 		}
-		e := frameEvent{i: int32(i), kind: k}
+		fe := frameEvent{i: int32(i), kind: k, args: -1}
 		switch k {
 		case fkRunTask:
 			c := ev.Cat[i]
@@ -169,10 +182,10 @@ func collectFrameEvents(tr *core.Trace) []frameEvent {
 			if !ok {
 				continue
 			}
-			out = append(out, e)
+			out = append(out, fe)
 			continue
 		case fkMainFrameMarker:
-			out = append(out, e)
+			out = append(out, fe)
 			continue
 		case fkDrawFrame:
 			if ev.Ph[i] != 'I' {
@@ -186,6 +199,7 @@ func collectFrameEvents(tr *core.Trace) []frameEvent {
 				continue
 			}
 		}
+		var e frameArgs
 		e.layerTreeID = jsKey(v.Get("layerTreeId"))
 		e.seq = jsKey(v.Get("frameSeqId"))
 		e.partial = truthy(v, "hasPartialUpdate")
@@ -195,9 +209,11 @@ func collectFrameEvents(tr *core.Trace) []frameEvent {
 			e.dataFrame = jsKey(data.Get("frame"))
 			e.dataTreeID = jsKey(data.Get("layerTreeId"))
 		}
-		out = append(out, e)
+		fe.args = int32(len(fargs))
+		fargs = append(fargs, e)
+		out = append(out, fe)
 	}
-	return out
+	return out, fargs
 }
 
 // queuedFrame is a BeginFrame or DroppedFrame waiting for its DrawFrame.
@@ -225,11 +241,11 @@ type frameModel struct {
 
 type pendingFrame struct{ trigger float64 }
 
-func (fm *frameModel) compositor(e frameEvent, ts float64) {
+func (fm *frameModel) compositor(kind uint8, e *frameArgs, ts float64) {
 	if e.layerTreeID != fm.layerTreeID {
 		return
 	}
-	switch e.kind {
+	switch kind {
 	case fkBeginFrame:
 		if fm.open == nil {
 			fm.startFrame(ts)
@@ -341,11 +357,11 @@ func (fm *frameModel) startFrame(ts float64) {
 	fm.open = &Frame{Ts: ts}
 }
 
-func (fm *frameModel) mainThread(e frameEvent, ts float64) {
-	if e.kind == fkRunTask {
+func (fm *frameModel) mainThread(kind uint8, e *frameArgs, ts float64) {
+	if kind == fkRunTask {
 		fm.lastTaskStart = ts
 	}
-	if fm.pendingCommit == nil && (e.kind == fkMainFrameMarker || e.kind == fkBeginMainThreadFrame) {
+	if fm.pendingCommit == nil && (kind == fkMainFrameMarker || kind == fkBeginMainThreadFrame) {
 		trigger := fm.lastTaskStart
 		if trigger == 0 {
 			trigger = ts
@@ -355,7 +371,7 @@ func (fm *frameModel) mainThread(e frameEvent, ts float64) {
 	if fm.pendingCommit == nil {
 		return
 	}
-	if (e.kind == fkCompositeLayers || e.kind == fkCommit) && e.layerTreeID == fm.layerTreeID {
+	if (kind == fkCompositeLayers || kind == fkCommit) && e.layerTreeID == fm.layerTreeID {
 		fm.pendingActivation = fm.pendingCommit
 		fm.pendingCommit = nil
 		fm.requested = false
