@@ -29,6 +29,7 @@ Usage:
   flamedesk render FILE -o OUT.png [...]   draw the flame chart into a PNG
   flamedesk calltree FILE [...]            print the call tree (text or JSON)
   flamedesk stats FILE                     print load statistics and timings
+  flamedesk tracks FILE [--format json]    list the tracks as the window shows them
   flamedesk --help | --version
 
 Run "flamedesk SUBCOMMAND --help" for the flags of a subcommand.
@@ -56,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runCalltree(args[1:], stdout, stderr)
 		case "stats":
 			return runStats(args[1:], stdout, stderr)
+		case "tracks":
+			return runTracks(args[1:], stdout, stderr)
 		}
 	}
 	return runGUI(args, stderr)
