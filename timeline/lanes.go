@@ -591,7 +591,8 @@ func (m *Model) AddPanelLanes() {
 	if m.Trace == nil || m.Trace.Kind != core.InputTrace {
 		return
 	}
-	m.SetLanes(BuildLanes(timelines.Build(m.Trace)))
+	m.Panel = timelines.Build(m.Trace)
+	m.SetLanes(BuildLanes(m.Panel))
 }
 
 // TrackInfo is one row of the track list: what `flamedesk tracks` prints.

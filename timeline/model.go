@@ -29,6 +29,8 @@ type Model struct {
 	// Lanes are the tracks above the threads (network, frames, timings…), in display order;
 	// SetLanes fills them.
 	Lanes []Lane
+	// Panel is what the lanes were built from (AddPanelLanes), nil without lanes.
+	Panel *timelines.Timelines
 
 	lanesHeight float64
 

@@ -29,6 +29,9 @@ into one hatched bar.
                         "flamedesk dump" prints it (default: the whole trace)
   --thread PID:TID      draw only this thread
   --theme light|dark    colours (default light)
+  --tracks KIND,...     which tracks to draw: network, frames, screenshots, animations, timings,
+                        interactions, layoutShifts, extension, memory, thread (default: what the
+                        window shows, every kind but memory; with --thread, only that thread)
 `
 
 // renderOptions are the parsed flags of the render subcommand.
@@ -38,6 +41,7 @@ type renderOptions struct {
 	start, end    timeArg
 	thread        string
 	theme         string
+	tracks        string
 }
 
 // timeArg is a --start or --end value: µs from the trace's start, or absolute with "@".
@@ -88,6 +92,13 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		if err := showOnlyThread(m, opt.thread); err != nil {
 			return usageError(stderr, "render: %v", err)
 		}
+	}
+	if opt.thread == "" || opt.tracks != "" {
+		m.AddPanelLanes()
+	}
+	if opt.tracks != "" {
+		kinds, _ := parseKinds(opt.tracks)
+		showKinds(m, kinds)
 	}
 	lo, hi := m.Bounds()
 	vp := timeline.NewViewport(lo, hi)
@@ -166,6 +177,7 @@ func parseRenderArgs(args []string, stdout, stderr io.Writer) (opt renderOptions
 	fs.Var(&opt.end, "end", "")
 	fs.StringVar(&opt.thread, "thread", "", "")
 	fs.StringVar(&opt.theme, "theme", "light", "")
+	fs.StringVar(&opt.tracks, "tracks", "", "")
 	files, code, ok := parseFileArgs(fs, "render", renderUsage, args, stdout, stderr)
 	if !ok {
 		return opt, code, false
@@ -182,6 +194,9 @@ func parseRenderArgs(args []string, stdout, stderr io.Writer) (opt renderOptions
 		if _, _, err := parseThread(opt.thread); err != nil {
 			return opt, usageError(stderr, "render: %v", err), false
 		}
+	}
+	if _, err := parseKinds(opt.tracks); err != nil {
+		return opt, usageError(stderr, "render: %v", err), false
 	}
 	opt.file = files[0]
 	return opt, exitOK, true
@@ -238,4 +253,34 @@ func threadList(m *timeline.Model) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// parseKinds reads a --tracks list; nil for an empty one.
+func parseKinds(list string) (map[timeline.LaneKind]bool, error) {
+	if list == "" {
+		return nil, nil
+	}
+	kinds := map[timeline.LaneKind]bool{}
+	for _, name := range strings.Split(list, ",") {
+		k, ok := timeline.ParseLaneKind(strings.TrimSpace(name))
+		if !ok {
+			return nil, fmt.Errorf("--tracks: no track kind %q (network, frames, screenshots, animations, timings, interactions, layoutShifts, extension, memory, thread)", name)
+		}
+		kinds[k] = true
+	}
+	return kinds, nil
+}
+
+// showKinds shows the lanes of the given kinds and hides the rest; without "thread", the thread
+// tracks are hidden too.
+func showKinds(m *timeline.Model, kinds map[timeline.LaneKind]bool) {
+	for i := range m.Lanes {
+		m.Lanes[i].Hidden = !kinds[m.Lanes[i].Kind]
+	}
+	if !kinds[timeline.LaneThread] {
+		for gi := range m.Groups {
+			m.Groups[gi].Hidden = true
+		}
+	}
+	m.Relayout()
 }
