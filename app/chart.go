@@ -308,6 +308,9 @@ func (c *chart) onClick(e env, d *document, p f32.Point, chartY float64, double 
 		t := &d.model.Tracks[h.Track]
 		d.model.SetTrackCollapsed(h.Track, !t.Collapsed)
 		e.emit(tracksChanged{})
+	case timeline.HitLaneHeader:
+		d.model.SetLaneCollapsed(int(h.Lane.Lane), !d.model.Lanes[h.Lane.Lane].Collapsed)
+		e.emit(tracksChanged{})
 	case timeline.HitEntry:
 		if double {
 			if h.Span.Merged() {
@@ -334,6 +337,8 @@ func (c *chart) onSecondaryClick(e env, d *document, p f32.Point, chartY float64
 		d.model.SetGroupHidden(h.Group, true)
 	case timeline.HitTrackHeader:
 		d.model.SetTrackHidden(h.Track, true)
+	case timeline.HitLaneHeader:
+		d.model.SetLaneHidden(int(h.Lane.Lane), true)
 	}
 	e.emit(tracksChanged{})
 }
@@ -380,10 +385,13 @@ func (c *chart) layoutStickyTitle(gtx layout.Context, e env, d *document) {
 func (c *chart) layoutTooltip(gtx layout.Context, e env, d *document) {
 	// No tooltip while the view moves under the pointer: it would name a different entry every
 	// frame, and its freshly shaped text is the most expensive thing to draw on software GL.
-	if d.hover.Kind != timeline.HitEntry || c.drag.active || c.fling != 0 || e.navigating {
+	if (d.hover.Kind != timeline.HitEntry && d.hover.Kind != timeline.HitLaneItem) || c.drag.active || c.fling != 0 || e.navigating {
 		return
 	}
 	lines := tooltipLines(d, d.hover)
+	if d.hover.Kind == timeline.HitLaneItem {
+		lines = d.model.LaneTooltip(d.hover.Lane)
+	}
 	m := op.Record(gtx.Ops)
 	g := gtx
 	g.Constraints.Min = image.Point{}

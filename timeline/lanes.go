@@ -628,3 +628,61 @@ func (m *Model) TrackList() []TrackInfo {
 	}
 	return out
 }
+
+// LaneTooltip is what the panel says about a lane item, first line the title.
+func (m *Model) LaneTooltip(r LaneRef) []string {
+	if !r.Valid() || int(r.Lane) >= len(m.Lanes) || int(r.Item) >= m.Lanes[r.Lane].Len() {
+		return nil
+	}
+	l := &m.Lanes[r.Lane]
+	i := r.Item
+	ms := func(us float64) string { return strconv.FormatFloat(us/1000, 'f', 1, 64) + " ms" }
+	title := l.Label[i]
+	lines := []string{title}
+	if l.Dur[i] > 0 {
+		lines = append(lines, ms(l.Dur[i]))
+	}
+	tl := m.Panel
+	ref := int(l.Ref[i])
+	switch {
+	case tl == nil:
+	case l.Kind == LaneNetwork && l.Style[i] < NetWebSocket && ref < len(tl.Network):
+		q := &tl.Network[ref]
+		lines = append(lines,
+			"Status "+q.StatusCode.String()+" · "+strings.Trim(q.MimeType.String(), `"`)+" · "+strings.Trim(q.Protocol.String(), `"`),
+			"Priority "+strings.Trim(q.Priority.String(), `"`)+" · "+strings.Trim(q.ResourceType.String(), `"`),
+			"Queueing "+ms(float64(q.Queueing))+" · waiting "+ms(float64(q.Waiting))+" · download "+ms(float64(q.Download)),
+			"Encoded "+q.EncodedDataLength.String()+" B · decoded "+q.DecodedBodyLength.String()+" B")
+		if q.IsDiskCached || q.IsMemoryCached {
+			lines = append(lines, "From cache")
+		}
+		if q.IsRenderBlocking {
+			lines = append(lines, "Render blocking")
+		}
+		if n := len(q.Redirects); n > 0 {
+			lines = append(lines, strconv.Itoa(n)+" redirects")
+		}
+	case l.Kind == LaneInteractions && ref < len(tl.Interactions):
+		in := &tl.Interactions[ref]
+		lines[0] = "Interaction: " + in.Type
+		lines = append(lines, "Input delay "+ms(float64(in.InputDelay)), "Processing duration "+ms(float64(in.MainThreadHandling)),
+			"Presentation delay "+ms(float64(in.PresentationDelay)))
+		if l.Style[i] == InteractionLong {
+			lines = append(lines, "Long interaction (over 200 ms)")
+		}
+	case l.Kind == LaneLayoutShifts:
+		lines = append(lines, "Score "+strconv.FormatFloat(l.Value[i], 'g', 4, 64))
+	case l.Kind == LaneAnimations && l.Style[i] == AnimationNonComposited:
+		lines = append(lines, "Non-composited animation")
+	case l.Kind == LaneTimings && l.Row[i] < 0 && ref < len(tl.Timings.PageLoad):
+		lines[0] = tl.Timings.PageLoad[ref].Name
+		lines = append(lines, ms(float64(tl.Timings.PageLoad[ref].SinceNavigation))+" after navigation")
+	case l.Kind == LaneExtension && l.ExtGroup < len(tl.Extension) && l.ExtTrack < len(tl.Extension[l.ExtGroup].Tracks):
+		if es := tl.Extension[l.ExtGroup].Tracks[l.ExtTrack].Entries; ref < len(es) {
+			if s, ok := es[ref].TooltipText.(string); ok && s != "" {
+				lines = append(lines, s)
+			}
+		}
+	}
+	return lines
+}
