@@ -226,9 +226,6 @@ func (p *treePanel) poll(d *document) {
 	p.refreshRows()
 }
 
-// busy reports whether a tree is being built.
-func (p *treePanel) busy() bool { return p.build.Busy() }
-
 // setView switches between call tree and bottom-up, or the sort order.
 func (p *treePanel) setView(inverted bool, order calltree.Order) {
 	if p.stack == nil || (inverted == p.inverted && order == p.order) {

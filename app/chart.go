@@ -27,6 +27,9 @@ const (
 	momentumStopPx = 20.0 // px/s below which a fling stops
 	clickSlopPx    = 4    // a press and release closer than this is a click, not a drag
 	doubleClick    = 400 * time.Millisecond
+	// maxFlingPxPerS caps a fling: pointer events a millisecond apart can make a drag look far
+	// faster than the hand was.
+	maxFlingPxPerS = 6000
 	// zoomGesturePause is the pause between wheel events that ends one zoom gesture.
 	zoomGesturePause = 400 * time.Millisecond
 )
@@ -111,6 +114,9 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	d.view.SetContentHeight(d.model.ContentHeight())
 
 	c.handlePointer(gtx, e, d)
+	if e.navigating {
+		c.fling = 0 // a navigation key takes over from a fling
+	}
 	if c.fling != 0 {
 		dt := e.dt.Seconds()
 		before := d.view.View()
@@ -231,7 +237,7 @@ func (c *chart) handlePointer(gtx layout.Context, env env, d *document) {
 			if c.drag.moved {
 				if !c.drag.rangeSelect && e.Time-c.drag.lastTime < 80*time.Millisecond &&
 					math.Abs(c.drag.velocity) > 200 {
-					c.fling = c.drag.velocity
+					c.fling = max(-maxFlingPxPerS, min(c.drag.velocity, maxFlingPxPerS))
 					gtx.Execute(op.InvalidateCmd{})
 				}
 				continue

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gioui.org/io/key"
+	"gioui.org/io/pointer"
 
 	"flamedesk/app/dialog"
 	"flamedesk/core"
@@ -155,6 +156,22 @@ func TestCtrlFWorksFromTheCallTree(t *testing.T) {
 	}
 	if h.u.doc.search == nil || h.u.doc.search.Query != "UpdateLayoutTree" {
 		t.Fatal("no search ran for what was typed")
+	}
+
+	// Typed fast, as xdotool or a quick typist does: the letters' keys are queued before the
+	// frame that reads Ctrl+F. The focus must move at Ctrl+F, so that the keys after it no longer
+	// reach the call tree.
+	h.press(key.NameEscape, 0)
+	h.click(h.treeRowPoint(0), 0)
+	h.router.Queue(key.Event{Name: "F", Modifiers: key.ModShortcut, State: key.Press},
+		key.Event{Name: "F", Modifiers: key.ModShortcut, State: key.Release})
+	for _, r := range "prune" {
+		name := key.Name(strings.ToUpper(string(r)))
+		h.router.Queue(key.Event{Name: name, State: key.Press}, key.Event{Name: name, State: key.Release})
+	}
+	h.idle()
+	if p.stack.Len() != 0 {
+		t.Fatalf("keys typed right after Ctrl+F ran %d transforms on the call tree", p.stack.Len())
 	}
 }
 
@@ -585,4 +602,33 @@ func TestTrackNameStaysInViewWhenScrolledDeep(t *testing.T) {
 	if h.u.chart.sticky != -1 {
 		t.Fatal("a name is kept at the top while every header is in view")
 	}
+}
+
+// A fast drag keeps coasting after the release, at a sane speed, until a navigation key takes
+// over.
+func TestFlingStopsForKeys(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "generated", smallTrace)))
+	for range 8 {
+		h.press("+", 0) // far from both ends, so that the fling does not stop at one
+	}
+	y := h.u.chart.origin.Y + h.u.chart.rulerHeight + 30
+	at := h.eventTime()
+	from := image.Pt(900, y)
+	evs := []any{pointerAt(pointer.Move, from, 0, 0, at), pointerAt(pointer.Press, from, pointer.ButtonPrimary, 0, at)}
+	for i := 1; i <= 10; i++ {
+		at += time.Millisecond // a millisecond apart, as X delivers them
+		evs = append(evs, pointerAt(pointer.Move, from.Sub(image.Pt(30*i, 0)), pointer.ButtonPrimary, 0, at))
+	}
+	evs = append(evs, pointerAt(pointer.Release, from.Sub(image.Pt(300, 0)), 0, 0, at+time.Millisecond))
+	h.queue(evs...)
+	c := &h.u.chart
+	if c.fling == 0 || math.Abs(c.fling) > maxFlingPxPerS {
+		t.Fatalf("fling at %.0f px/s after a fast drag", c.fling)
+	}
+	h.queue(key.Event{Name: "A", State: key.Press})
+	h.frame()
+	if c.fling != 0 {
+		t.Fatal("holding A did not stop the fling")
+	}
+	h.queue(key.Event{Name: "A", State: key.Release})
 }

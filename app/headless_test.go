@@ -117,8 +117,8 @@ func (h *harness) frame() {
 // busy reports whether the window waits for background work.
 func (h *harness) busy() bool {
 	u := h.u
-	return u.pendingOpen != nil || u.loading || u.search.Busy() || u.dialog.Busy() || u.panel.tree.busy() ||
-		(u.doc != nil && u.doc.timing.busy())
+	return u.pendingOpen != nil || u.loading || u.load.Pending() || u.search.Pending() || u.dialog.Pending() ||
+		u.panel.tree.build.Pending() || (u.doc != nil && u.doc.timing.refine.Pending())
 }
 
 // idle runs frames until no background work is left and its results are shown.

@@ -72,6 +72,13 @@ func (f *Future[T]) Busy() bool {
 	return f.busy
 }
 
+// Pending reports whether work is running or its result has not been polled yet.
+func (f *Future[T]) Pending() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.busy || f.ready
+}
+
 // Poll returns the result of the latest run once, the first time it is called after the run
 // finished; ok is false otherwise.
 func (f *Future[T]) Poll() (v T, err error, ok bool) {

@@ -61,7 +61,7 @@ func TestCancelDropsResult(t *testing.T) {
 		<-ctx.Done()
 		return 0, ctx.Err()
 	})
-	if !f.Busy() {
+	if !f.Busy() || !f.Pending() {
 		t.Fatal("not busy while running")
 	}
 	f.Cancel()
