@@ -222,14 +222,12 @@ func (m *Model) buildGroups() {
 			Group:  gi,
 			Title:  threadTitle(tr, ct.Thread),
 			IsMain: isMainThread(tr, th),
-			Levels: buildLevels(ct),
 		}
 		if inPanel {
 			t.Title, t.Hidden = threads[pt].Name, !threads[pt].Shown
-			if t.Rows = drawnRows(tr, ct, vis); t.Rows != nil {
-				t.Levels = buildLevelsOnRows(ct, t.Rows)
-			}
+			t.Rows = drawnRows(tr, ct, vis)
 		}
+		t.Levels = buildLevelsOnRows(ct, t.Rows)
 		m.Tracks = append(m.Tracks, t)
 	}
 	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
@@ -712,22 +710,25 @@ func (t *Track) Row(e int32) int {
 // drawnRows places the entries of ct on rows as the panel does: an entry it does not draw takes no
 // row, and its children go on the row it would have had. nil when every entry is drawn.
 func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int32 {
-	hidden := false
-	for e := 0; e < ct.Len() && !hidden; e++ {
-		hidden = !vis.Entry(tr, ct, e)
-	}
-	if !hidden {
-		return nil
-	}
-	rows := make([]int32, ct.Len())
-	// below[e] is the row e's children go on; pre-order puts every parent before its children.
-	below := make([]int32, ct.Len())
-	for e := range rows {
+	var rows, below []int32 // allocated at the first entry left out
+	for e := 0; e < ct.Len(); e++ {
+		drawn := vis.Entry(tr, ct, e)
+		if rows == nil {
+			if drawn {
+				continue
+			}
+			// Up to here every entry sat on the row of its depth.
+			rows, below = make([]int32, ct.Len()), make([]int32, ct.Len())
+			for k := 0; k < e; k++ {
+				rows[k], below[k] = int32(ct.Depth[k]), int32(ct.Depth[k])+1
+			}
+		}
+		// below[p] is the row p's children go on; pre-order puts every parent before its children.
 		base := int32(0)
 		if p := ct.Parent[e]; p >= 0 {
 			base = below[p]
 		}
-		if vis.Entry(tr, ct, e) {
+		if drawn {
 			rows[e], below[e] = base, base+1
 		} else {
 			rows[e], below[e] = -1, base

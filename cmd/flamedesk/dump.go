@@ -13,8 +13,9 @@ const dumpUsage = `Usage: flamedesk dump [--refine] FILE
 
 Prints every thread's track as JSON (format "flamedesk-dump/1"): the tree of trace events and
 JS calls in pre-order, with ts and dur in µs on the trace's clock and depth 0 for roots, then the
-profiles and the load warnings. DevTools' own output has the same entries; see
-shared/conformance/README.md for the fields.
+profiles, for a trace the "timelines" (bounds, navigations, network, Timings, interactions, layout
+shifts, frames, screenshots, animations, memory), and the load warnings. DevTools' own output has
+the same entries; see shared/conformance/README.md for the fields.
 
   --refine   also write, per profile, Lighthouse's synthetic B/E events (naive and refined)
 `

@@ -47,7 +47,10 @@ type dumpJSON struct {
 		Samples   int    `json:"samples"`
 	} `json:"profiles"`
 	Lighthouse json.RawMessage `json:"lighthouse"`
-	Warnings   []string        `json:"warnings"`
+	Timelines  *struct {
+		Bounds struct{ Min, Max, Range float64 } `json:"bounds"`
+	} `json:"timelines"`
+	Warnings []string `json:"warnings"`
 }
 
 // smallTrace has one FunctionCall with a two-sample JS call under it (which the FunctionCall's end
@@ -120,6 +123,19 @@ func TestWriteFormat(t *testing.T) {
 	}
 	if d.Lighthouse != nil {
 		t.Errorf("lighthouse written without --refine")
+	}
+	// The one X event spans the trace: the engine's bounds are its start and end.
+	if d.Timelines == nil || d.Timelines.Bounds.Min != 1000 || d.Timelines.Bounds.Max != 1050.5 || d.Timelines.Bounds.Range != 50.5 {
+		t.Errorf("timelines: %+v", d.Timelines)
+	}
+	// A profile has no tracks beside its flame chart: no "timelines" key.
+	tr.Kind = core.InputCPUProfile
+	buf.Reset()
+	if err := Write(&buf, tr, Options{File: "x.cpuprofile"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), `"timelines"`) {
+		t.Errorf("a profile's dump has timelines")
 	}
 }
 

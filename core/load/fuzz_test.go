@@ -67,6 +67,10 @@ func FuzzTrace(f *testing.F) {
 		`[3,2,3,3]`, `[1,-2,3,1]`)))
 	f.Add([]byte(`{"metadata":{},"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":2,"ts":1},{"ph":"E","pid":1,"tid":2,"ts":3},`))
 	f.Add([]byte(`[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}},{"ph":"I","name":"x","ts":1,"args":{"beginData":{"sampleTraceId":5}}}]`))
+	// Async ids in each form: id, id2.global and id2.local, and a Screenshot's id.
+	f.Add([]byte(`[{"ph":"b","name":"m","cat":"blink.user_timing","ts":1,"id":"0x1","args":{"detail":"{}"}},` +
+		`{"ph":"e","name":"m","cat":"blink.console","ts":2,"id2":{"global":7,"local":"0x2"}},{"ph":"n","name":"m","ts":2,"id2":{"local":"0x3"}},` +
+		`{"ph":"O","name":"Screenshot","ts":3,"id":null,"args":{"snapshot":"QUJD"}}]`))
 	f.Fuzz(fuzzLoad)
 }
 

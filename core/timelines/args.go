@@ -57,24 +57,6 @@ func num(v *fastjson.Value, path ...string) (float64, bool) {
 	return f, err == nil
 }
 
-// boolean is the JSON boolean at path, and whether one is there.
-func boolean(v *fastjson.Value, path ...string) (bool, bool) {
-	if v == nil {
-		return false, false
-	}
-	x := v.Get(path...)
-	if x == nil {
-		return false, false
-	}
-	switch x.Type() {
-	case fastjson.TypeTrue:
-		return true, true
-	case fastjson.TypeFalse:
-		return false, true
-	}
-	return false, false
-}
-
 // truthy is JavaScript's truthiness of the value at path: false for absent, null, false, 0, NaN and "".
 func truthy(v *fastjson.Value, path ...string) bool {
 	if v == nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -153,6 +155,11 @@ func FuzzBuild(f *testing.F) {
 {"name":"LayoutShift","ph":"I","ts":12,"pid":2,"tid":3,"args":{"data":{"weighted_score_delta":"x"}}},
 {"name":"Screenshot","ph":"O","ts":13,"pid":2,"tid":3,"args":{"snapshot":"!!notbase64","source_id":1}},
 {"name":"UpdateCounters","ph":"I","ts":14,"pid":2,"tid":3,"args":{"data":{"jsHeapSizeUsed":"big"}}}]`))
+	// One broken event of each kind of the other lists, and the edge-case trace of every kind.
+	f.Add([]byte(hostileTrace))
+	if b, err := os.ReadFile(filepath.Join("testdata", "edge-kinds.json")); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := load.Reader(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
 		if err != nil {

@@ -1,12 +1,9 @@
 package timelines
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -95,8 +92,11 @@ func TestHostileKinds(t *testing.T) {
 	if m := tl.Timings.Measures[0]; m.Name != "ok" || m.Dur != 500 {
 		t.Errorf("measure %+v", m)
 	}
-	if s := tl.Screenshots[2]; s.Bytes != 3 { // "QUJD" is "ABC"
-		t.Errorf("screenshot bytes %d, want 3", s.Bytes)
+	if s := tl.Screenshots[2]; s.Bytes != 3 || string(SnapshotImage(tr, s)) != "ABC" { // "QUJD" is "ABC"
+		t.Errorf("screenshot bytes %d, image %q, want 3, ABC", s.Bytes, SnapshotImage(tr, s))
+	}
+	if img := SnapshotImage(tr, tl.Screenshots[0]); len(img) != tl.Screenshots[0].Bytes {
+		t.Errorf("the image of a damaged snapshot is %d bytes, its size says %d", len(img), tl.Screenshots[0].Bytes)
 	}
 	heap := tl.Memory["2"]["jsHeapSizeUsed"]
 	if len(heap) != 1 || heap[0][1] != 5 || len(tl.Memory["2"]["nodes"]) != 0 || len(tl.Memory["2"]["documents"]) != 0 {
@@ -105,24 +105,4 @@ func TestHostileKinds(t *testing.T) {
 	if a := tl.Animations[0]; a.Name != "Animation" || a.Dur != 0 {
 		t.Errorf("animation %+v", a)
 	}
-}
-
-// FuzzBuild runs the loader, the tree builder and every list of the tracks beside the thread
-// flame charts on arbitrary bytes: no panic, and the result can always be written.
-func FuzzBuild(f *testing.F) {
-	f.Add([]byte(hostileTrace))
-	if b, err := os.ReadFile(filepath.Join("testdata", "edge-kinds.json")); err == nil {
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := load.Reader(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
-		if err != nil {
-			return
-		}
-		integrate.Build(tr)
-		tl := Build(tr)
-		if _, err := json.Marshal(tl); err != nil {
-			t.Fatalf("the timelines cannot be written: %v", err)
-		}
-	})
 }

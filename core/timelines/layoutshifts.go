@@ -97,13 +97,11 @@ func buildLayoutShifts(tr *core.Trace, m *Meta) LayoutShifts {
 		navs = append(navs, m.Navigations[k])
 	}
 	type cluster struct {
-		c          ShiftCluster
-		winMin     float64
-		winMax     float64
-		score      float64
-		members    []int // indexes into out.Shifts
-		lastShift  int32
-		firstShift int32
+		c       ShiftCluster
+		winMin  float64
+		winMax  float64
+		score   float64
+		members []int // indexes into out.Shifts
 	}
 	var clusters []*cluster
 	first, last := ev.Ts[shifts[0].i], ev.Ts[shifts[0].i]

@@ -60,7 +60,6 @@ type pageLoadEvent struct {
 	navigation int
 	navTs      float64
 	candidate  float64 // LCP candidateIndex
-	dropped    bool    // the engine throws on it: left out
 }
 
 // buildPageLoad finds the page-load markers of the main frame: per (frame, navigation) the LCP

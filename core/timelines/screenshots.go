@@ -1,6 +1,7 @@
 package timelines
 
 import (
+	"encoding/base64"
 	"math"
 
 	"github.com/valyala/fastjson"
@@ -108,4 +109,30 @@ func SnapshotBase64(tr *core.Trace, s Screenshot) []byte {
 		return append([]byte(nil), x.GetStringBytes()...)
 	}
 	return nil
+}
+
+// SnapshotImage decodes screenshot s's image (a JPEG, usually), reading the base64 text leniently as
+// the engine's data: URL does: characters outside the alphabet are skipped, '=' ends the data.
+func SnapshotImage(tr *core.Trace, s Screenshot) []byte {
+	text := SnapshotBase64(tr, s)
+	clean := text[:0]
+	for _, c := range text {
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '+', c == '/':
+			clean = append(clean, c)
+		case c == '-':
+			clean = append(clean, '+')
+		case c == '_':
+			clean = append(clean, '/')
+		}
+		if c == '=' {
+			break
+		}
+	}
+	if len(clean)%4 == 1 { // a lone last character holds no whole byte
+		clean = clean[:len(clean)-1]
+	}
+	out := make([]byte, base64.RawStdEncoding.DecodedLen(len(clean)))
+	n, _ := base64.RawStdEncoding.Decode(out, clean)
+	return out[:n]
 }

@@ -124,12 +124,11 @@ const (
 
 // payload is the devtools object of a timing's detail (or a timeStamp's track arguments).
 type payload struct {
-	kind                payloadKind
-	track, group        string // group "" when the entry is not in a track group
-	trackRaw            string // the track value's JSON, the engine's identity of a track
-	hasTrack            bool   // 'track' in the payload
-	color, tooltip      any
-	consoleColorDefault bool
+	kind           payloadKind
+	track, group   string // group "" when the entry is not in a track group
+	trackRaw       string // the track value's JSON, the engine's identity of a track
+	hasTrack       bool   // 'track' in the payload
+	color, tooltip any
 }
 
 // utItem is one User Timing item being ordered: a raw event (mark, timeStamp) or a pair.
@@ -334,7 +333,7 @@ func (b *timingsBuilder) stampArgs(i int) stampArgs {
 	if data == nil || data.Type() == fastjson.TypeNull {
 		return s
 	}
-	s.hasData = data.Type() != fastjson.TypeFalse
+	s.hasData = truthy(data)
 	name := data.Get("name")
 	if name == nil || name.Type() == fastjson.TypeNull {
 		name = data.Get("message")
