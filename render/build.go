@@ -103,6 +103,10 @@ type Builder struct {
 	groupTitles []string
 	// runTask is the name of a task event (core.StrID), -1 when the trace has none.
 	runTask int32
+	// memSeries caches the counters of the memory lane memLane (of memLen items).
+	memLane   *timeline.Lane
+	memLen    int
+	memSeries []memorySeries
 }
 
 // styleKey names a bar colour independently of the theme: a category, a URL hue and saturation,

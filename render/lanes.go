@@ -3,6 +3,7 @@ package render
 import (
 	"image/color"
 	"math"
+	"sort"
 
 	"flamedesk/timeline"
 )
@@ -373,48 +374,83 @@ func (b *Builder) pageLoadFlags(dst *DrawList, vp *timeline.Viewport) {
 	}
 }
 
+// memorySeries is one counter of the memory lane: items [from, to) and their value range.
+type memorySeries struct {
+	from, to int
+	lo, hi   float64
+}
+
+// memorySeriesOf splits the memory lane into its counters, once per lane.
+func (b *Builder) memorySeriesOf(l *timeline.Lane) []memorySeries {
+	if b.memLane == l && b.memLen == l.Len() {
+		return b.memSeries
+	}
+	b.memLane, b.memLen, b.memSeries = l, l.Len(), b.memSeries[:0]
+	for s := 0; s < l.Len(); {
+		e := s
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for e < l.Len() && l.Label[e] == l.Label[s] && l.Ref[e] == l.Ref[s] {
+			lo, hi = min(lo, l.Value[e]), max(hi, l.Value[e])
+			e++
+		}
+		b.memSeries = append(b.memSeries, memorySeries{from: s, to: e, lo: lo, hi: hi})
+		s = e
+	}
+	return b.memSeries
+}
+
 // memoryGraph draws each counter of the memory lane as a step graph across the lane's height,
-// scaled to the counter's own range.
+// scaled to the counter's own range. Points inside one pixel column become one vertical bar from
+// their least to their greatest value, so a frame costs at most a few rects per column.
 func (b *Builder) memoryGraph(dst *DrawList, vp *timeline.Viewport, l *timeline.Lane, li int) {
 	m := b.Model
-	if l.Len() == 0 {
-		return
-	}
 	y0 := b.rowY(vp, m.LaneRowTop(li, 0))
 	h := float32(float64(l.Rows)*m.Style.RowHeight) - 2
 	width := float32(vp.Width())
-	inks := []color.NRGBA{rgb(0x1a73e8), rgb(0xd93025), rgb(0x188038), rgb(0xf9ab00), rgb(0x9334e6)}
-	series := 0
-	for s := 0; s < l.Len(); {
-		e := s
-		for e < l.Len() && l.Label[e] == l.Label[s] && l.Ref[e] == l.Ref[s] {
-			e++
-		}
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for k := s; k < e; k++ {
-			lo, hi = min(lo, l.Value[k]), max(hi, l.Value[k])
-		}
-		c := b.colorID(inks[series%len(inks)])
-		for k := s; k < e; k++ {
-			x0 := float32(vp.TimeToPx(l.Start[k]))
-			x1 := width
-			if k+1 < e {
-				x1 = float32(vp.TimeToPx(l.Start[k+1]))
-			}
-			if x1 < 0 || x0 > width {
-				continue
-			}
+	t0 := vp.Start()
+	for si, sr := range b.memorySeriesOf(l) {
+		c := b.colorID(memoryInks[si%len(memoryInks)])
+		yOf := func(k int) float32 {
 			frac := float32(0.5)
-			if hi > lo {
-				frac = float32((l.Value[k] - lo) / (hi - lo))
+			if sr.hi > sr.lo {
+				frac = float32((l.Value[k] - sr.lo) / (sr.hi - sr.lo))
 			}
-			y := y0 + h - frac*h
-			dst.rect(LayerBars, c, Rect{max(x0, -1), y, min(max(x1, x0+1), width+1), y + 1})
+			return y0 + h - frac*h
 		}
-		series++
-		s = e
+		// The step in force at the window's start, then every point up to its end.
+		k := sr.from + sort.Search(sr.to-sr.from, func(j int) bool { return l.Start[sr.from+j] > t0 })
+		k = max(k-1, sr.from)
+		colX, colLo, colHi := float32(math.Inf(-1)), float32(0), float32(0)
+		flush := func() {
+			if !math.IsInf(float64(colX), -1) {
+				dst.rect(LayerBars, c, Rect{colX, colLo, colX + 1, colHi + 1})
+			}
+		}
+		for ; k < sr.to; k++ {
+			x0 := float32(math.Floor(vp.TimeToPx(l.Start[k])))
+			if x0 > width {
+				break
+			}
+			x1 := width
+			if k+1 < sr.to {
+				x1 = float32(math.Floor(vp.TimeToPx(l.Start[k+1])))
+			}
+			y := yOf(k)
+			if x0 == colX {
+				colLo, colHi = min(colLo, y), max(colHi, y)
+			} else {
+				flush()
+				colX, colLo, colHi = x0, y, y
+			}
+			if x1 > x0+1 {
+				dst.rect(LayerBars, c, Rect{max(x0, -1), y, min(x1, width+1), y + 1})
+			}
+		}
+		flush()
 	}
 }
+
+var memoryInks = []color.NRGBA{rgb(0x1a73e8), rgb(0xd93025), rgb(0x188038), rgb(0xf9ab00), rgb(0x9334e6)}
 
 // laneHighlights washes the lane item under the pointer and outlines the selected one.
 func (b *Builder) laneHighlights(dst *DrawList, vp *timeline.Viewport, f *Frame) {
