@@ -45,7 +45,9 @@ func TestRenderNetworkWaterfall(t *testing.T) {
 		t.Fatal(err)
 	}
 	img := renderPNG(t, fixtures.Path(t, "fixtures", "upstream", name+".json.gz"), "--tracks", "network,timings")
-	x := func(ts float64) int { return int(math.Floor((ts - ref.Bounds.Min) / (ref.Bounds.Max - ref.Bounds.Min) * 1600)) }
+	x := func(ts float64) int {
+		return int(math.Floor((ts - ref.Bounds.Min) / (ref.Bounds.Max - ref.Bounds.Min) * 1600))
+	}
 	best := 0
 	for i, r := range ref.Network {
 		if r.FinishTime-r.DownloadStart > ref.Network[best].FinishTime-ref.Network[best].DownloadStart {
