@@ -439,7 +439,12 @@ func tooltipLines(d *document, h timeline.Hit) []string {
 		}
 	}
 	ref := h.Entry
-	lines := []string{fmt.Sprintf("%s  %s", formatDuration(m.EntryEnd(ref)-m.EntryStart(ref)), m.EntryName(ref))}
+	// As the panel's tooltip: the total time, then the time spent in the entry itself.
+	total := formatDuration(m.EntryEnd(ref) - m.EntryStart(ref))
+	if ct := m.Tracks[ref.Track].Core; int(ref.Entry) < len(ct.Self) {
+		total += " (self " + formatDuration(ct.Self[ref.Entry]) + ")"
+	}
+	lines := []string{fmt.Sprintf("%s  %s", total, m.EntryName(ref))}
 	if url := m.EntryURL(ref); url != "" {
 		lines = append(lines, url)
 	} else if cat := m.EntryCategory(ref); cat != "" {
