@@ -394,9 +394,11 @@ func (c *chart) layoutTooltip(gtx layout.Context, e env, d *document) {
 	if (d.hover.Kind != timeline.HitEntry && d.hover.Kind != timeline.HitLaneItem) || c.drag.active || c.fling != 0 || e.navigating {
 		return
 	}
-	lines := tooltipLines(d, d.hover)
+	var lines []string
 	if d.hover.Kind == timeline.HitLaneItem {
 		lines = d.model.LaneTooltip(d.hover.Lane)
+	} else {
+		lines = tooltipLines(d, d.hover)
 	}
 	m := op.Record(gtx.Ops)
 	g := gtx

@@ -1,0 +1,84 @@
+package app
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"flamedesk/internal/fixtures"
+	"flamedesk/timeline"
+)
+
+// devtools-slow-interaction-keydown opens with its frames, filmstrip and interactions above the
+// threads; the pointer on the reference's longest interaction shows its phases in the tooltip,
+// and a click on the Interactions header collapses the lane.
+func TestWindowShowsTheInteraction(t *testing.T) {
+	const name = "devtools-slow-interaction-keydown"
+	f, err := os.Open(fixtures.Path(t, "conformance", "golden", name+".timelines.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Interactions []struct {
+			Type    string
+			Ts, Dur float64
+			Level   *int
+		}
+	}
+	if err := json.NewDecoder(zr).Decode(&ref); err != nil {
+		t.Fatal(err)
+	}
+	best := -1
+	for i, in := range ref.Interactions {
+		if in.Level != nil && (best < 0 || in.Dur > ref.Interactions[best].Dur) {
+			best = i
+		}
+	}
+	if best < 0 {
+		t.Fatal("the reference draws no interaction")
+	}
+	in := ref.Interactions[best]
+
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", name+".json.gz")))
+	m := h.u.doc.model
+	lane := -1
+	var kinds []string
+	for i := range m.Lanes {
+		if !m.Lanes[i].Shown {
+			continue // memory, off until asked for
+		}
+		kinds = append(kinds, m.Lanes[i].Kind.String())
+		if m.Lanes[i].Kind == timeline.LaneInteractions {
+			lane = i
+		}
+	}
+	if got := strings.Join(kinds, ","); got != "frames,screenshots,interactions" {
+		t.Fatalf("lanes %s, want frames,screenshots,interactions", got)
+	}
+	v := h.u.doc.view
+	x := v.TimeToPx(in.Ts + in.Dur/2)
+	h.move(h.chartPoint(x, m.LaneRowTop(lane, *in.Level)+m.Style.RowHeight/2))
+	h.idle()
+	hov := h.u.doc.hover
+	if hov.Kind != timeline.HitLaneItem || int(hov.Lane.Lane) != lane {
+		t.Fatalf("hover %+v, want the interactions lane", hov)
+	}
+	tip := strings.Join(m.LaneTooltip(hov.Lane), "\n")
+	for _, want := range []string{"Interaction: " + in.Type, "Input delay", "Processing duration", "Presentation delay"} {
+		if !strings.Contains(tip, want) {
+			t.Errorf("tooltip %q lacks %q", tip, want)
+		}
+	}
+	h.click(h.chartPoint(300, m.Lanes[lane].Y+2), 0)
+	h.idle()
+	if !m.Lanes[lane].Collapsed {
+		t.Errorf("a click on the Interactions header did not collapse it")
+	}
+}
