@@ -151,6 +151,9 @@ func (b *Builder) lanes(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 				lastX = r.X1
 				dst.Stats.Spans++
 				b.laneItem(dst, vp, l, i, r, label)
+				if f.Search.ContainsLane(timeline.LaneRef{Lane: int32(li), Item: i}) {
+					dst.outline(LayerOutline, b.ui.search, r, 1)
+				}
 				return true
 			})
 		}

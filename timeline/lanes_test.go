@@ -94,6 +94,10 @@ func TestNetworkLaneHitCollapseSearch(t *testing.T) {
 	if want == 0 || got != want {
 		t.Errorf("search %q: %d requests, want %d", query, got, want)
 	}
+	res := m.Search(query)
+	if len(res.Lanes) != len(m.SearchLanes(query)) || !res.ContainsLane(res.Lanes[0]) || res.ContainsLane(LaneRef{Lane: 0, Item: int32(m.Lanes[0].Len())}) {
+		t.Errorf("Search: %d lane matches", len(res.Lanes))
+	}
 
 	full := m.LanesHeight()
 	m.SetLaneCollapsed(0, true)
