@@ -81,4 +81,15 @@ func TestWindowShowsTheInteraction(t *testing.T) {
 	if !m.Lanes[lane].Collapsed {
 		t.Errorf("a click on the Interactions header did not collapse it")
 	}
+
+	// The memory graph is off, and the toolbar's switch turns it on below the other lanes.
+	if !h.u.doc.hasMemory() || h.u.doc.memoryShown() {
+		t.Fatalf("memory lane: present %v, shown %v", h.u.doc.hasMemory(), h.u.doc.memoryShown())
+	}
+	before := m.LanesHeight()
+	h.u.emit(toggleMemory{})
+	h.idle()
+	if !h.u.doc.memoryShown() || m.LanesHeight() <= before {
+		t.Errorf("memory on: shown %v, lanes %v px (were %v)", h.u.doc.memoryShown(), m.LanesHeight(), before)
+	}
 }

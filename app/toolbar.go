@@ -18,6 +18,7 @@ const toolbarHeight = 36 // dp
 // switches, search, the theme and help.
 type toolbar struct {
 	open, recentBtn, wheel, timing, theme, help widget.Clickable
+	memory                                      widget.Clickable
 
 	recentShown   bool
 	recentEntries []recent.Entry
@@ -68,6 +69,21 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 	for t.help.Clicked(gtx) {
 		e.emit(toggleHelp{})
 	}
+	for t.memory.Clicked(gtx) {
+		e.emit(toggleMemory{})
+	}
+	memory := layout.Rigid(layout.Spacer{}.Layout)
+	if e.doc != nil && e.doc.hasMemory() {
+		label := "Memory: off"
+		if e.doc.memoryShown() {
+			label = "Memory: on"
+		}
+		memory = layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+			return layout.Inset{Right: unit.Dp(6)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+				return e.th.Button(gtx, &t.memory, label)
+			})
+		})
+	}
 	h := gtx.Dp(toolbarHeight)
 	fillRect(gtx, e.th.Panel, image.Pt(gtx.Constraints.Max.X, h))
 	gtx.Constraints.Min.Y, gtx.Constraints.Max.Y = h, h
@@ -109,6 +125,7 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 				gtx.Constraints.Min.Y = 0
 				return e.th.Label(gtx, name)
 			}),
+			memory,
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.wheel, wheel) }),
 			gap,
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.timing, timing) }),

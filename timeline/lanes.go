@@ -468,6 +468,9 @@ func memoryLane(tl *timelines.Timelines) Lane {
 			}
 		}
 	}
+	if l.Len() > 0 {
+		l.Rows = 4 // the graph's height
+	}
 	return l
 }
 
