@@ -120,6 +120,9 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		}
 		if a.hit.Kind != timeline.HitEntry {
 			d.clearSelection()
+			if a.hit.Kind == timeline.HitLaneItem {
+				d.laneSelected, d.hasLaneSelected = a.hit.Lane, true
+			}
 			u.panel.tree.retarget(d, u.panel.tree.profile, calltree.AllTime)
 		} else {
 			d.selectHit(a.hit)

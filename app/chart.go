@@ -141,6 +141,7 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	if c.dirty || key != c.cacheKey {
 		c.builder.Build(&c.list, d.view, &render.Frame{
 			Width: size.X, Height: size.Y, Theme: e.th.Chart, Selection: d.selected, Hover: d.hover,
+			LaneSelection: d.laneSelected, HasLaneSelection: d.hasLaneSelected,
 			Search: d.marked(), RangeStart: d.rangeStart, RangeEnd: d.rangeEnd,
 		})
 		c.cacheOps.Reset()

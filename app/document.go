@@ -24,6 +24,9 @@ type document struct {
 	selectedSpan    timeline.Span
 	selectedLevel   int
 	selectedIsMerge bool
+	// laneSelected is the selected lane item (a request, an interaction…) when hasLaneSelected.
+	laneSelected    timeline.LaneRef
+	hasLaneSelected bool
 	hover           timeline.Hit
 	hoverX, hoverY  float64 // pointer position over the chart, chart pixels; hoverX < 0 when away
 
@@ -88,6 +91,7 @@ func (d *document) selectHit(h timeline.Hit) {
 func (d *document) clearSelection() {
 	d.selected = timeline.NoEntry
 	d.selectedIsMerge = false
+	d.hasLaneSelected = false
 	d.rangeStart, d.rangeEnd = 0, 0
 }
 

@@ -28,3 +28,20 @@ func (d *document) toggleMemory() {
 		d.model.SetLaneHidden(i, !d.model.Lanes[i].Hidden)
 	}
 }
+
+// laneDetails describes the selected lane item in the details panel: what its tooltip says, and
+// when it starts.
+func laneDetails(d *document) []detailLine {
+	m := d.model
+	lines := m.LaneTooltip(d.laneSelected)
+	if len(lines) == 0 {
+		return nil
+	}
+	l := &m.Lanes[d.laneSelected.Lane]
+	out := []detailLine{{label: l.Title(), value: lines[0], full: lines[0]}}
+	out = append(out, detailLine{label: "Start", value: formatDuration(l.Start[d.laneSelected.Item] - d.view.Origin())})
+	for _, s := range lines[1:] {
+		out = append(out, detailLine{value: s})
+	}
+	return out
+}

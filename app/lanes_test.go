@@ -76,6 +76,20 @@ func TestWindowShowsTheInteraction(t *testing.T) {
 			t.Errorf("tooltip %q lacks %q", tip, want)
 		}
 	}
+	// A click selects it: the details say what the tooltip says.
+	h.click(h.chartPoint(x, m.LaneRowTop(lane, *in.Level)+m.Style.RowHeight/2), 0)
+	h.idle()
+	if !h.u.doc.hasLaneSelected || h.u.doc.laneSelected != hov.Lane {
+		t.Fatalf("click selected %+v (%v)", h.u.doc.laneSelected, h.u.doc.hasLaneSelected)
+	}
+	var details []string
+	for _, l := range h.u.panel.details.lines {
+		details = append(details, l.label+" "+l.value)
+	}
+	if got := strings.Join(details, "\n"); !strings.Contains(got, "Interaction: "+in.Type) || !strings.Contains(got, "Input delay") {
+		t.Errorf("details %q", got)
+	}
+
 	h.click(h.chartPoint(300, m.Lanes[lane].Y+2), 0)
 	h.idle()
 	if !m.Lanes[lane].Collapsed {
