@@ -3,6 +3,8 @@ package app
 import (
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -105,5 +107,33 @@ func TestWindowShowsTheInteraction(t *testing.T) {
 	h.idle()
 	if !h.u.doc.memoryShown() || m.LanesHeight() <= before {
 		t.Errorf("memory on: shown %v, lanes %v px (were %v)", h.u.doc.memoryShown(), m.LanesHeight(), before)
+	}
+}
+
+// A selected entry's details end with its Summary: its time by category, which adds up to the
+// entry's duration.
+func TestDetailsSummary(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "generated", "gen-trace-small.json.gz")))
+	m := h.u.doc.model
+	ref := h.visibleEntry(func(r timeline.EntryRef) bool { return m.EntryEnd(r)-m.EntryStart(r) > 1000 })
+	h.click(h.entryPoint(ref), 0)
+	h.idle()
+	var pct float64
+	summary := false
+	for _, l := range h.u.panel.details.lines {
+		if l.label == "Summary" {
+			summary = true
+			continue
+		}
+		var ms, p float64
+		var unit string
+		if summary {
+			if _, err := fmt.Sscanf(strings.ReplaceAll(l.value, "(", ""), "%g %s %g%%", &ms, &unit, &p); err == nil {
+				pct += p
+			}
+		}
+	}
+	if !summary || math.Abs(pct-100) > 0.5 {
+		t.Errorf("summary present %v, its shares add up to %.1f%%", summary, pct)
 	}
 }
