@@ -161,6 +161,7 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	clipArea.Pop()
 	c.layoutStickyTitle(gtx, e, d)
 	c.layoutTooltip(gtx, e, d)
+	c.layoutFilmstripPeek(gtx, e, d)
 	return layout.Dimensions{Size: size}
 }
 

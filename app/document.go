@@ -27,8 +27,10 @@ type document struct {
 	// laneSelected is the selected lane item (a request, an interaction…) when hasLaneSelected.
 	laneSelected    timeline.LaneRef
 	hasLaneSelected bool
-	hover           timeline.Hit
-	hoverX, hoverY  float64 // pointer position over the chart, chart pixels; hoverX < 0 when away
+	// film holds the screenshots decoded for the filmstrip peek, nil until one is needed.
+	film           *filmstrip
+	hover          timeline.Hit
+	hoverX, hoverY float64 // pointer position over the chart, chart pixels; hoverX < 0 when away
 
 	// rangeStart/rangeEnd bound the shift+drag selection, absolute µs; equal when there is none.
 	rangeStart, rangeEnd float64

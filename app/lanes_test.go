@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"flamedesk/internal/fixtures"
 	"flamedesk/timeline"
@@ -135,5 +136,39 @@ func TestDetailsSummary(t *testing.T) {
 	}
 	if !summary || math.Abs(pct-100) > 0.5 {
 		t.Errorf("summary present %v, its shares add up to %.1f%%", summary, pct)
+	}
+}
+
+// With the pointer on the ruler, the screenshot taken at that time is decoded off the UI
+// goroutine and shown: the reference's screenshot count is what the lane holds, and the one at
+// the pointer decodes to an image.
+func TestFilmstripPeek(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-slow-interaction-keydown.json.gz")))
+	d := h.u.doc
+	shots := d.model.Panel.Screenshots
+	if len(shots) < 2 {
+		t.Fatalf("%d screenshots", len(shots))
+	}
+	want := len(shots) / 2
+	x := d.view.TimeToPx(shots[want].Ts + float64(shots[want].Dur)/2)
+	h.move(h.chartPoint(x, d.view.ScrollY()-float64(h.u.chart.rulerHeight)/2))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h.frame()
+		if d.film != nil {
+			d.film.mu.Lock()
+			img, ok := d.film.images[want]
+			d.film.mu.Unlock()
+			if ok {
+				if s := img.Size(); s.X < 10 || s.Y < 10 {
+					t.Errorf("screenshot %d decoded to %v", want, s)
+				}
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("screenshot %d never decoded: images %d, failed %v, pending %v", want, len(d.film.images), d.film.failed, d.film.pending)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
