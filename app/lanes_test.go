@@ -74,7 +74,7 @@ func TestWindowShowsTheInteraction(t *testing.T) {
 		t.Fatalf("hover %+v, want the interactions lane", hov)
 	}
 	tip := strings.Join(m.LaneTooltip(hov.Lane), "\n")
-	for _, want := range []string{"Interaction: " + in.Type, "Input delay", "Processing duration", "Presentation delay"} {
+	for _, want := range []string{"Interaction: " + in.Type, "Input delay", "Processing duration", "Presentation delay", "INP"} {
 		if !strings.Contains(tip, want) {
 			t.Errorf("tooltip %q lacks %q", tip, want)
 		}

@@ -673,8 +673,28 @@ func (m *Model) LaneTooltip(r LaneRef) []string {
 		if l.Style[i] == InteractionLong {
 			lines = append(lines, "Long interaction (over 200 ms)")
 		}
+		// The longest interaction the track draws is the page's INP.
+		longest := true
+		for k := range l.Dur {
+			if l.Dur[k] > l.Dur[i] {
+				longest = false
+				break
+			}
+		}
+		if longest {
+			lines = append(lines, "INP: the longest interaction")
+		}
 	case l.Kind == LaneLayoutShifts:
 		lines = append(lines, "Score "+strconv.FormatFloat(l.Value[i], 'g', 4, 64))
+		if l.Style[i] == ShiftDiamond && ref < len(tl.LayoutShifts.Shifts) {
+			if c := tl.LayoutShifts.Shifts[ref].Cluster; c >= 0 && c < len(tl.LayoutShifts.Clusters) {
+				cl := &tl.LayoutShifts.Clusters[c]
+				lines = append(lines, "Cluster "+strconv.Itoa(c+1)+": score "+strconv.FormatFloat(float64(cl.Score), 'g', 4, 64)+
+					", "+strconv.Itoa(cl.Shifts)+" shifts")
+			}
+		} else if l.Style[i] == ShiftCluster && ref < len(tl.LayoutShifts.Clusters) {
+			lines = append(lines, strconv.Itoa(tl.LayoutShifts.Clusters[ref].Shifts)+" shifts")
+		}
 	case l.Kind == LaneAnimations && l.Style[i] == AnimationNonComposited:
 		lines = append(lines, "Non-composited animation")
 	case l.Kind == LaneTimings && l.Row[i] < 0 && ref < len(tl.Timings.PageLoad):
