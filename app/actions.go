@@ -46,6 +46,8 @@ type (
 	tracksChanged struct{}
 	// showHiddenTracks shows every hidden process and thread again.
 	showHiddenTracks struct{}
+	// toggleMemory shows or hides the memory counters' graph.
+	toggleMemory struct{}
 	// changeSettings stores new settings and applies what changed (theme, call timing).
 	changeSettings struct{ settings settings }
 	// toggleHelp shows or hides the key help.
@@ -73,6 +75,7 @@ func (searchStep) isAction()       {}
 func (highlightFunc) isAction()    {}
 func (tracksChanged) isAction()    {}
 func (showHiddenTracks) isAction() {}
+func (toggleMemory) isAction()     {}
 func (changeSettings) isAction()   {}
 func (toggleHelp) isAction()       {}
 func (closeOverlays) isAction()    {}
@@ -117,6 +120,9 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		}
 		if a.hit.Kind != timeline.HitEntry {
 			d.clearSelection()
+			if a.hit.Kind == timeline.HitLaneItem {
+				d.laneSelected, d.hasLaneSelected = a.hit.Lane, true
+			}
 			u.panel.tree.retarget(d, u.panel.tree.profile, calltree.AllTime)
 		} else {
 			d.selectHit(a.hit)
@@ -158,6 +164,11 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		}
 	case tracksChanged:
 		u.chart.invalidate()
+	case toggleMemory:
+		if d != nil {
+			d.toggleMemory()
+			u.chart.invalidate()
+		}
 	case showHiddenTracks:
 		if d != nil {
 			d.showHiddenTracks()

@@ -214,6 +214,7 @@ func (u *ui) open(src Source) {
 		pipeline.NextPhase(p)
 		p.SetStage("laying out tracks")
 		m := timeline.New(tr)
+		m.AddPanelLanes()
 		if err := ctx.Err(); err != nil {
 			return loaded{}, err
 		}

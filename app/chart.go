@@ -146,6 +146,7 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	if c.dirty || key != c.cacheKey {
 		c.builder.Build(&c.list, d.view, &render.Frame{
 			Width: size.X, Height: size.Y, Theme: e.th.Chart, Selection: d.selected, Hover: d.hover,
+			LaneSelection: d.laneSelected, HasLaneSelection: d.hasLaneSelected,
 			Search: d.marked(), RangeStart: d.rangeStart, RangeEnd: d.rangeEnd,
 		})
 		c.cacheOps.Reset()
@@ -165,6 +166,7 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	clipArea.Pop()
 	c.layoutStickyTitle(gtx, e, d)
 	c.layoutTooltip(gtx, e, d)
+	c.layoutFilmstripPeek(gtx, e, d)
 	return layout.Dimensions{Size: size}
 }
 
@@ -319,6 +321,9 @@ func (c *chart) onClick(e env, d *document, p f32.Point, chartY float64, double 
 		t := &d.model.Tracks[h.Track]
 		d.model.SetTrackCollapsed(h.Track, !t.Collapsed)
 		e.emit(tracksChanged{})
+	case timeline.HitLaneHeader:
+		d.model.SetLaneCollapsed(int(h.Lane.Lane), !d.model.Lanes[h.Lane.Lane].Collapsed)
+		e.emit(tracksChanged{})
 	case timeline.HitEntry:
 		if double {
 			if h.Span.Merged() {
@@ -345,6 +350,8 @@ func (c *chart) onSecondaryClick(e env, d *document, p f32.Point, chartY float64
 		d.model.SetGroupHidden(h.Group, true)
 	case timeline.HitTrackHeader:
 		d.model.SetTrackHidden(h.Track, true)
+	case timeline.HitLaneHeader:
+		d.model.SetLaneHidden(int(h.Lane.Lane), true)
 	}
 	e.emit(tracksChanged{})
 }
@@ -391,10 +398,15 @@ func (c *chart) layoutStickyTitle(gtx layout.Context, e env, d *document) {
 func (c *chart) layoutTooltip(gtx layout.Context, e env, d *document) {
 	// No tooltip while the view moves under the pointer: it would name a different entry every
 	// frame, and its freshly shaped text is the most expensive thing to draw on software GL.
-	if d.hover.Kind != timeline.HitEntry || c.drag.active || c.fling != 0 || e.navigating {
+	if (d.hover.Kind != timeline.HitEntry && d.hover.Kind != timeline.HitLaneItem) || c.drag.active || c.fling != 0 || e.navigating {
 		return
 	}
-	lines := tooltipLines(d, d.hover)
+	var lines []string
+	if d.hover.Kind == timeline.HitLaneItem {
+		lines = d.model.LaneTooltip(d.hover.Lane)
+	} else {
+		lines = tooltipLines(d, d.hover)
+	}
 	m := op.Record(gtx.Ops)
 	g := gtx
 	g.Constraints.Min = image.Point{}
@@ -436,7 +448,12 @@ func tooltipLines(d *document, h timeline.Hit) []string {
 		}
 	}
 	ref := h.Entry
-	lines := []string{fmt.Sprintf("%s  %s", formatDuration(m.EntryEnd(ref)-m.EntryStart(ref)), m.EntryName(ref))}
+	// As the panel's tooltip: the total time, then the time spent in the entry itself.
+	total := formatDuration(m.EntryEnd(ref) - m.EntryStart(ref))
+	if ct := m.Tracks[ref.Track].Core; int(ref.Entry) < len(ct.Self) {
+		total += " (self " + formatDuration(ct.Self[ref.Entry]) + ")"
+	}
+	lines := []string{fmt.Sprintf("%s  %s", total, m.EntryName(ref))}
 	if url := m.EntryURL(ref); url != "" {
 		lines = append(lines, url)
 	} else if cat := m.EntryCategory(ref); cat != "" {

@@ -51,6 +51,8 @@ type detailsKey struct {
 	rangeStart float64
 	rangeEnd   float64
 	refined    bool
+	lane       timeline.LaneRef
+	hasLane    bool
 }
 
 func (p *detailsPanel) reset() { p.key = detailsKey{}; p.lines = nil }
@@ -58,10 +60,11 @@ func (p *detailsPanel) reset() { p.key = detailsKey{}; p.lines = nil }
 func (p *detailsPanel) layout(gtx layout.Context, e env) layout.Dimensions {
 	d := e.doc
 	k := detailsKey{doc: d, model: d.model, sel: d.selected, merged: d.selectedIsMerge, span: d.selectedSpan,
-		rangeStart: d.rangeStart, rangeEnd: d.rangeEnd, refined: e.settings.Refined}
+		rangeStart: d.rangeStart, rangeEnd: d.rangeEnd, refined: e.settings.Refined,
+		lane: d.laneSelected, hasLane: d.hasLaneSelected}
 	if k != p.key || p.lines == nil {
 		p.key = k
-		p.lines = describeSelection(d)
+		p.lines = append(describeSelection(d), summaryLines(d)...)
 		p.copied = ""
 		if len(p.clicks) < len(p.lines) {
 			p.clicks = make([]widget.Clickable, len(p.lines))
@@ -142,6 +145,9 @@ func describeSelection(d *document) []detailLine {
 	var out []detailLine
 	if d.hasRange() {
 		out = append(out, detailLine{label: "Range", value: fmt.Sprintf("%s – %s (%s)", rel(d.rangeStart), rel(d.rangeEnd), formatDuration(d.rangeEnd-d.rangeStart))})
+	}
+	if d.hasLaneSelected {
+		return append(out, laneDetails(d)...)
 	}
 	if !d.selected.Valid() {
 		if len(out) == 0 {

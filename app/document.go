@@ -24,8 +24,13 @@ type document struct {
 	selectedSpan    timeline.Span
 	selectedLevel   int
 	selectedIsMerge bool
-	hover           timeline.Hit
-	hoverX, hoverY  float64 // pointer position over the chart, chart pixels; hoverX < 0 when away
+	// laneSelected is the selected lane item (a request, an interaction…) when hasLaneSelected.
+	laneSelected    timeline.LaneRef
+	hasLaneSelected bool
+	// film holds the screenshots decoded for the filmstrip peek, nil until one is needed.
+	film           *filmstrip
+	hover          timeline.Hit
+	hoverX, hoverY float64 // pointer position over the chart, chart pixels; hoverX < 0 when away
 
 	// rangeStart/rangeEnd bound the shift+drag selection, absolute µs; equal when there is none.
 	rangeStart, rangeEnd float64
@@ -88,6 +93,7 @@ func (d *document) selectHit(h timeline.Hit) {
 func (d *document) clearSelection() {
 	d.selected = timeline.NoEntry
 	d.selectedIsMerge = false
+	d.hasLaneSelected = false
 	d.rangeStart, d.rangeEnd = 0, 0
 }
 

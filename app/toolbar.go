@@ -20,6 +20,7 @@ type toolbar struct {
 	open, recentBtn, wheel, timing, theme, help widget.Clickable
 	// diffColours is shown only while a second profile is open for comparison.
 	diffColours widget.Clickable
+	memory      widget.Clickable
 
 	recentShown   bool
 	recentEntries []recent.Entry
@@ -72,6 +73,21 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 	}
 	for t.diffColours.Clicked(gtx) {
 		e.emit(toggleDiffColours{})
+	}
+	for t.memory.Clicked(gtx) {
+		e.emit(toggleMemory{})
+	}
+	memory := layout.Rigid(layout.Spacer{}.Layout)
+	if e.doc != nil && e.doc.hasMemory() {
+		label := "Memory: off"
+		if e.doc.memoryShown() {
+			label = "Memory: on"
+		}
+		memory = layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+			return layout.Inset{Right: unit.Dp(6)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+				return e.th.Button(gtx, &t.memory, label)
+			})
+		})
 	}
 	h := gtx.Dp(toolbarHeight)
 	fillRect(gtx, e.th.Panel, image.Pt(gtx.Constraints.Max.X, h))
@@ -126,6 +142,7 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 					return e.th.Button(gtx, &t.diffColours, s)
 				})
 			}),
+			memory,
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.wheel, wheel) }),
 			gap,
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.timing, timing) }),

@@ -138,3 +138,23 @@ func BenchmarkImagePaint(b *testing.B) {
 		p.Paint(img, &lists[i%len(lists)])
 	}
 }
+
+// BenchmarkBuildFrameLanes is BenchmarkBuildFrame with every lane on (the memory graph too), on
+// the largest upstream trace and the large generated one:
+//
+//	go test -run '^$' -bench BuildFrameLanes -benchtime 3000x ./render/
+func BenchmarkBuildFrameLanes(b *testing.B) {
+	for _, f := range [][]string{{"upstream", "devtools-web-dev-outermost-frames.json.gz"}, {"generated", "gen-trace-large.json.gz"}} {
+		for _, kind := range []string{"fit", "random"} {
+			b.Run(f[1]+"/"+kind, func(b *testing.B) {
+				m := loadModel(b, "fixtures", f[0], f[1])
+				m.AddPanelLanes()
+				for i := range m.Lanes {
+					m.Lanes[i].Hidden = false
+				}
+				m.Relayout()
+				benchFrames(b, m, kind == "random")
+			})
+		}
+	}
+}

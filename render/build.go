@@ -72,6 +72,10 @@ type Frame struct {
 	Search *timeline.SearchResult
 	// RangeStart < RangeEnd (absolute µs) washes a selected time range.
 	RangeStart, RangeEnd float64
+	// LaneSelection is the selected item of a lane (network request, interaction…), outlined
+	// when HasLaneSelection.
+	LaneSelection    timeline.LaneRef
+	HasLaneSelection bool
 }
 
 // Builder builds draw lists for one model. It keeps what stays valid across frames — the colour
@@ -99,6 +103,12 @@ type Builder struct {
 	groupTitles []string
 	// diffLevels, when set, colours each ProfileCall by its frame's diff level (SetDiffLevels).
 	diffLevels []int8
+	// runTask is the name of a task event (core.StrID), -1 when the trace has none.
+	runTask int32
+	// memSeries caches the counters of the memory lane memLane (of memLen items).
+	memLane   *timeline.Lane
+	memLen    int
+	memSeries []memorySeries
 }
 
 // styleKey names a bar colour independently of the theme: a category, a URL hue and saturation,
@@ -135,7 +145,15 @@ func NewBuilder(m *timeline.Model) *Builder {
 		nameStyle:  make([]uint16, m.Trace.Strings.Len()),
 		styleIndex: map[styleKey]uint16{},
 		colorIDs:   map[color.NRGBA]uint16{},
+		runTask:    lookupName(m, "RunTask"),
 	}
+}
+
+func lookupName(m *timeline.Model, name string) int32 {
+	if id, ok := m.Trace.Strings.Lookup(name); ok {
+		return int32(id)
+	}
+	return -1
 }
 
 // colorID interns a colour in the colour table that batches are keyed by.
@@ -300,7 +318,9 @@ func (b *Builder) Build(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 	b.ruler(dst, vp, f)
 	b.headers(dst, vp, f)
 	b.bars(dst, vp, f)
+	b.lanes(dst, vp, f)
 	b.highlights(dst, vp, f)
+	b.laneHighlights(dst, vp, f)
 	b.counts = dst.batch(b.colors, b.counts)
 }
 
@@ -368,6 +388,9 @@ func (b *Builder) bars(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 						dst.Layers[LayerBars].Hatches = append(dst.Layers[LayerBars].Hatches, r)
 					}
 					continue
+				}
+				if b.isLongTask(tk, e) {
+					b.longTask(dst, vp, tk, e, r)
 				}
 				// The label sits in the visible part of the bar.
 				lx0, lx1 := max(r.X0, 0)+st.LabelPadding, min(r.X1, width)-st.LabelPadding

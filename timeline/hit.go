@@ -22,6 +22,8 @@ const (
 	HitGroupHeader                // a process's header row
 	HitTrackHeader                // a thread's header row
 	HitEntry                      // a span on a level: one entry or a merged run
+	HitLaneHeader                 // the header row of a lane (Hit.Lane.Lane)
+	HitLaneItem                   // an item of a lane (Hit.Lane)
 )
 
 // Hit is what HitTest found under a point.
@@ -34,6 +36,9 @@ type Hit struct {
 	// first entry (the only one unless Span.Merged()).
 	Span  Span
 	Entry EntryRef
+	// Lane is the lane (and item) of a HitLaneHeader or HitLaneItem; the zero LaneRef otherwise
+	// names the first lane's first item, so test Kind first.
+	Lane LaneRef
 }
 
 // HitTest finds what is at (x, y): x from the chart's left edge, y from the top of the area below
@@ -46,6 +51,9 @@ func (m *Model) HitTest(vp *Viewport, x, y, minWidthPx float64) Hit {
 		return miss
 	}
 	cy := y + vp.ScrollY()
+	if cy < m.lanesHeight {
+		return m.hitLane(vp, x, cy)
+	}
 	for gi := range m.Groups {
 		g := &m.Groups[gi]
 		if g.Height > 0 && cy >= g.Y && cy < g.Y+m.Style.GroupHeaderHeight {

@@ -27,6 +27,13 @@ type Model struct {
 	Tracks []Track
 	// Style is the vertical layout in pixels; call Relayout after changing it.
 	Style LayoutStyle
+	// Lanes are the tracks above the threads (network, frames, timings…), in display order;
+	// SetLanes fills them.
+	Lanes []Lane
+	// Panel is what the lanes were built from (AddPanelLanes), nil without lanes.
+	Panel *timelines.Timelines
+
+	lanesHeight float64
 
 	minTs, maxTs  float64
 	contentHeight float64
@@ -552,7 +559,7 @@ func (m *Model) Bounds() (minTs, maxTs float64) { return m.minTs, m.maxTs }
 // hide state or of Style. The setters below call it.
 func (m *Model) Relayout() {
 	st := m.Style
-	y := 0.0
+	y := m.layoutLanes()
 	m.shown = m.shown[:0]
 	for gi := range m.Groups {
 		g := &m.Groups[gi]

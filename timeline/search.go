@@ -19,7 +19,11 @@ type SearchResult struct {
 	Query string
 	// Matches in order of start time (ties in track order, then parent before child).
 	Matches []EntryRef
+	// Lanes are the matching lane items (request URLs, mark and measure names…), by lane then
+	// start.
+	Lanes   []LaneRef
 	tracks  []trackMatches
+	laneSet map[LaneRef]struct{}
 }
 
 type trackMatches struct {
@@ -59,7 +63,22 @@ func (m *Model) Search(query string) *SearchResult {
 			}
 		}
 	}
-	return m.collect(r, frameHit, strHit)
+	r = m.collect(r, frameHit, strHit)
+	r.Lanes = m.SearchLanes(query)
+	r.laneSet = make(map[LaneRef]struct{}, len(r.Lanes))
+	for _, l := range r.Lanes {
+		r.laneSet[l] = struct{}{}
+	}
+	return r
+}
+
+// ContainsLane reports whether a lane item matches; false on a nil result.
+func (r *SearchResult) ContainsLane(ref LaneRef) bool {
+	if r == nil {
+		return false
+	}
+	_, ok := r.laneSet[ref]
+	return ok
 }
 
 // MatchFrames finds the ProfileCalls whose call frame is marked in frameHit (indexed by

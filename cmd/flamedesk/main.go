@@ -35,6 +35,7 @@ Usage:
   flamedesk source FILE FUNCTION [...]     print a function's self time line by line
   flamedesk stats FILE                     print load statistics and timings
   flamedesk diff A B [...]                 compare two profiles function by function
+  flamedesk tracks FILE [--format json]    list the tracks as the window shows them
   flamedesk --help | --version
 
 Run "flamedesk SUBCOMMAND --help" for the flags of a subcommand.
@@ -67,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runDiff(args[1:], stdout, stderr)
 		case "source":
 			return runSource(args[1:], stdout, stderr)
+		case "tracks":
+			return runTracks(args[1:], stdout, stderr)
 		}
 	}
 	return runGUI(args, stderr)

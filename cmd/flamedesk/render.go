@@ -31,6 +31,9 @@ into one hatched bar.
   --theme light|dark    colours (default light)
   --generated           label JS calls as the engine recorded them, even where a source map
                         gives their original names (the default where one applies)
+  --tracks KIND,...     which tracks to draw: network, frames, screenshots, animations, timings,
+                        interactions, layoutShifts, extension, memory, thread (default: what the
+                        window shows, every kind but memory; with --thread, only that thread)
 ` + sourceMapsUsage
 
 // renderOptions are the parsed flags of the render subcommand.
@@ -42,6 +45,7 @@ type renderOptions struct {
 	theme         string
 	sourceMaps    string
 	generated     bool
+	tracks        string
 }
 
 // timeArg is a --start or --end value: µs from the trace's start, or absolute with "@".
@@ -94,6 +98,13 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		if err := showOnlyThread(m, opt.thread); err != nil {
 			return usageError(stderr, "render: %v", err)
 		}
+	}
+	if opt.thread == "" || opt.tracks != "" {
+		m.AddPanelLanes()
+	}
+	if opt.tracks != "" {
+		kinds, _ := parseKinds(opt.tracks)
+		showKinds(m, kinds)
 	}
 	lo, hi := m.Bounds()
 	vp := timeline.NewViewport(lo, hi)
@@ -174,6 +185,7 @@ func parseRenderArgs(args []string, stdout, stderr io.Writer) (opt renderOptions
 	fs.StringVar(&opt.theme, "theme", "light", "")
 	fs.StringVar(&opt.sourceMaps, "sourcemaps", "", "")
 	fs.BoolVar(&opt.generated, "generated", false, "")
+	fs.StringVar(&opt.tracks, "tracks", "", "")
 	files, code, ok := parseFileArgs(fs, "render", renderUsage, args, stdout, stderr)
 	if !ok {
 		return opt, code, false
@@ -190,6 +202,9 @@ func parseRenderArgs(args []string, stdout, stderr io.Writer) (opt renderOptions
 		if _, _, err := parseThread(opt.thread); err != nil {
 			return opt, usageError(stderr, "render: %v", err), false
 		}
+	}
+	if _, err := parseKinds(opt.tracks); err != nil {
+		return opt, usageError(stderr, "render: %v", err), false
 	}
 	opt.file = files[0]
 	return opt, exitOK, true
@@ -246,4 +261,34 @@ func threadList(m *timeline.Model) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// parseKinds reads a --tracks list; nil for an empty one.
+func parseKinds(list string) (map[timeline.LaneKind]bool, error) {
+	if list == "" {
+		return nil, nil
+	}
+	kinds := map[timeline.LaneKind]bool{}
+	for _, name := range strings.Split(list, ",") {
+		k, ok := timeline.ParseLaneKind(strings.TrimSpace(name))
+		if !ok {
+			return nil, fmt.Errorf("--tracks: no track kind %q (network, frames, screenshots, animations, timings, interactions, layoutShifts, extension, memory, thread)", name)
+		}
+		kinds[k] = true
+	}
+	return kinds, nil
+}
+
+// showKinds shows the lanes of the given kinds and hides the rest; without "thread", the thread
+// tracks are hidden too.
+func showKinds(m *timeline.Model, kinds map[timeline.LaneKind]bool) {
+	for i := range m.Lanes {
+		m.Lanes[i].Hidden = !kinds[m.Lanes[i].Kind]
+	}
+	if !kinds[timeline.LaneThread] {
+		for gi := range m.Groups {
+			m.Groups[gi].Hidden = true
+		}
+	}
+	m.Relayout()
 }

@@ -101,7 +101,7 @@ func TestRenderDrawsBarsWhereTheDataPutsThem(t *testing.T) {
 		t.Fatal("no CrRendererMain track")
 	}
 	e, _, _ := rootOf(main)
-	img := renderPNG(t, path)
+	img := renderPNG(t, path, "--tracks", "thread")
 	if img.Bounds().Dx() != 1600 || img.Bounds().Dy() != 1000 {
 		t.Fatalf("image is %v", img.Bounds())
 	}
@@ -110,7 +110,22 @@ func TestRenderDrawsBarsWhereTheDataPutsThem(t *testing.T) {
 	y := firstRowY() + 2
 	x0, x1 := x(main.Start[e]), x(main.Start[e]+main.Dur[e])
 	want := barColor(tr, main, e, th)
-	for _, px := range []int{x0 + 1, (x0 + x1) / 2, x1 - 3} {
+	// A task over 50 ms is hatched past 50 ms and has a red top-right corner.
+	plain := []int{x0 + 1, (x0 + x1) / 2, x1 - 3}
+	if main.Dur[e] > render.LongTask {
+		x50 := x(main.Start[e] + render.LongTask)
+		plain = []int{x0 + 1, (x0 + x50) / 2}
+		red := false
+		for px := x1 - 12; px <= x1+4; px++ {
+			if c := render.Pixel(img, px, firstRowY()+1); c.R > 200 && c.G < 80 {
+				red = true
+			}
+		}
+		if !red {
+			t.Errorf("long task %.0f µs: no red corner near (%d, %d)", main.Dur[e], x1, firstRowY()+1)
+		}
+	}
+	for _, px := range plain {
 		if got := render.Pixel(img, px, y); got != want {
 			t.Errorf("longest root %s [%d, %d) px: pixel (%d, %d) is %v, want %v",
 				tr.Strings.Get(main.Name[e]), x0, x1, px, y, got, want)
@@ -168,7 +183,12 @@ func TestRenderWindowThreadAndTheme(t *testing.T) {
 		}
 		want := barColor(tr, worker, e, theme)
 		y := firstRowY() + 2
-		for _, px := range []int{3, 400, 795} {
+		plain := []int{3, 400, 795}
+		if worker.Dur[e] > render.LongTask {
+			// Hatched past 50 ms, with the red corner: only its first 50 ms are plain.
+			plain = []int{3, int(render.LongTask / worker.Dur[e] * 800 / 2)}
+		}
+		for _, px := range plain {
 			if got := render.Pixel(img, px, y); got != want {
 				t.Errorf("%s: worker's root %s zoomed: pixel (%d, %d) is %v, want %v", theme.Name,
 					tr.Strings.Get(worker.Name[e]), px, y, got, want)
@@ -187,7 +207,7 @@ func TestRenderWindowThreadAndTheme(t *testing.T) {
 	}
 	img := renderPNG(t, path, "--thread", fmt.Sprintf("%d:%d", th.Pid, th.Tid),
 		"--start", fmt.Sprintf("%.3f", start-lo), "--end", fmt.Sprintf("%.3f", end-lo), "--width", "800", "--height", "300")
-	if got, want := render.Pixel(img, 400, firstRowY()+2), barColor(tr, worker, e, render.Light()); got != want {
+	if got, want := render.Pixel(img, 3, firstRowY()+2), barColor(tr, worker, e, render.Light()); got != want {
 		t.Errorf("relative window: %v, want %v", got, want)
 	}
 }

@@ -1,0 +1,114 @@
+package app
+
+import (
+	"bytes"
+	"image"
+	_ "image/jpeg" // screenshots are JPEGs
+	_ "image/png"
+	"sort"
+	"sync"
+	"time"
+
+	"gioui.org/f32"
+	"gioui.org/layout"
+	"gioui.org/op"
+	"gioui.org/op/clip"
+	"gioui.org/op/paint"
+	"gioui.org/unit"
+
+	"flamedesk/core/timelines"
+)
+
+// The filmstrip peek: with the pointer on the ruler, the screenshot taken at that time shows under
+// it, as DevTools shows it. Images are decoded on a goroutine of their own into a small cache, so
+// that the UI goroutine never waits for a JPEG.
+
+// filmstripCacheSize bounds the decoded screenshots kept per document.
+const filmstripCacheSize = 24
+
+type filmstrip struct {
+	mu      sync.Mutex
+	images  map[int]paint.ImageOp
+	failed  map[int]bool
+	order   []int // decoded, oldest first
+	pending map[int]bool
+}
+
+// image is screenshot i's decoded image; ok is false while it is decoding (started here when
+// new) or when it cannot be decoded.
+func (f *filmstrip) image(d *document, i int) (img paint.ImageOp, ok, busy bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if img, ok := f.images[i]; ok {
+		return img, true, false
+	}
+	if f.failed[i] {
+		return paint.ImageOp{}, false, false
+	}
+	if f.pending[i] {
+		return paint.ImageOp{}, false, true
+	}
+	f.pending[i] = true
+	tr, shot := d.trace, d.model.Panel.Screenshots[i]
+	go func() {
+		decoded, _, err := image.Decode(bytes.NewReader(timelines.SnapshotImage(tr, shot)))
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.pending, i)
+		if err != nil {
+			f.failed[i] = true
+			return
+		}
+		f.images[i] = paint.NewImageOp(decoded)
+		f.order = append(f.order, i)
+		if len(f.order) > filmstripCacheSize {
+			delete(f.images, f.order[0])
+			f.order = f.order[1:]
+		}
+	}()
+	return paint.ImageOp{}, false, true
+}
+
+// screenshotAt is the index of the screenshot shown at time t (the last taken at or before it),
+// -1 when there is none.
+func screenshotAt(shots []timelines.Screenshot, t float64) int {
+	k := sort.Search(len(shots), func(i int) bool { return shots[i].Ts > t })
+	return k - 1
+}
+
+// layoutFilmstripPeek draws the screenshot at the time under the pointer when it is on the ruler.
+func (c *chart) layoutFilmstripPeek(gtx layout.Context, e env, d *document) {
+	if d.hoverX < 0 || d.hoverY >= 0 || !c.pointerInside || d.model.Panel == nil || len(d.model.Panel.Screenshots) == 0 {
+		return
+	}
+	i := screenshotAt(d.model.Panel.Screenshots, d.view.PxToTime(d.hoverX))
+	if i < 0 {
+		return
+	}
+	if d.film == nil {
+		d.film = &filmstrip{images: map[int]paint.ImageOp{}, failed: map[int]bool{}, pending: map[int]bool{}}
+	}
+	img, ok, busy := d.film.image(d, i)
+	if busy {
+		// Look again shortly: the decoding goroutine cannot wake the window itself.
+		gtx.Execute(op.InvalidateCmd{At: gtx.Now.Add(30 * time.Millisecond)})
+	}
+	if !ok {
+		return
+	}
+	size := img.Size()
+	if size.X <= 0 || size.Y <= 0 {
+		return
+	}
+	w := float32(gtx.Dp(unit.Dp(240)))
+	scale := w / float32(size.X)
+	h := float32(size.Y) * scale
+	x := min(float32(d.hoverX)+12, float32(c.size.X)-w-2)
+	at := image.Pt(int(max(x, 0)), c.rulerHeight+4)
+	defer op.Offset(at).Push(gtx.Ops).Pop()
+	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Min: image.Pt(-1, -1), Max: image.Pt(int(w)+1, int(h)+1)}.Op())
+	defer op.Affine(f32.AffineId().Scale(f32.Point{}, f32.Pt(scale, scale))).Push(gtx.Ops).Pop()
+	defer clip.Rect{Max: size}.Push(gtx.Ops).Pop()
+	img.Add(gtx.Ops)
+	paint.PaintOp{}.Add(gtx.Ops)
+}

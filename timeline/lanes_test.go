@@ -1,0 +1,125 @@
+package timeline
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"flamedesk/internal/fixtures"
+)
+
+// goldenNetwork reads the requests of a DevTools timelines reference.
+func goldenNetwork(t *testing.T, name string) []struct {
+	URL     string
+	Ts, Dur float64
+	Level   int
+} {
+	t.Helper()
+	f, err := os.Open(fixtures.Path(t, "conformance", "golden", name+".timelines.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Network []struct {
+			URL     string
+			Ts, Dur float64
+			Level   int
+		}
+	}
+	if err := json.NewDecoder(zr).Decode(&ref); err != nil {
+		t.Fatal(err)
+	}
+	return ref.Network
+}
+
+// The network lane sits on top, above the threads; a point in the middle of the reference's
+// longest request, on the row the reference puts it, hits that request; the lanes collapse and
+// hide, moving the threads up; a search finds requests by URL.
+func TestNetworkLaneHitCollapseSearch(t *testing.T) {
+	const name = "devtools-web-dev"
+	ref := goldenNetwork(t, name)
+	longest := 0
+	for i := range ref {
+		if ref[i].Dur > ref[longest].Dur {
+			longest = i
+		}
+	}
+	m := New(loadFixture(t, "upstream", name+".json.gz"))
+	threadsY := m.Tracks[m.ShownTracks()[0]].Y
+	m.AddPanelLanes()
+	if len(m.Lanes) == 0 || m.Lanes[0].Kind != LaneNetwork {
+		t.Fatalf("first lane is not the network: %d lanes", len(m.Lanes))
+	}
+	if m.Tracks[m.ShownTracks()[0]].Y != threadsY+m.LanesHeight() || m.LanesHeight() <= 0 {
+		t.Errorf("threads start at %v, want below the lanes' %v", m.Tracks[m.ShownTracks()[0]].Y, m.LanesHeight())
+	}
+	lo, hi := m.Bounds()
+	vp := NewViewport(lo, hi)
+	vp.SetSize(1600, 1000)
+	r := ref[longest]
+	x := vp.TimeToPx(r.Ts + r.Dur/2)
+	y := m.LaneRowTop(0, r.Level) + m.Style.RowHeight/2
+	h := m.HitTest(vp, x, y, 3)
+	if h.Kind != HitLaneItem || h.Lane.Lane != 0 {
+		t.Fatalf("hit at (%.0f, %.0f) = %+v, want the network lane", x, y, h)
+	}
+	if got := m.Lanes[0].Label[h.Lane.Item]; got != r.URL {
+		t.Errorf("hit %q, want the reference's longest request %q", got, r.URL)
+	}
+	if h := m.HitTest(vp, 100, m.Lanes[0].Y+1, 3); h.Kind != HitLaneHeader || h.Lane.Lane != 0 {
+		t.Errorf("header hit = %+v", h)
+	}
+
+	// Search: every request whose URL holds the query, as the reference counts them.
+	query := "IMGIX"
+	want := 0
+	for _, r := range ref {
+		if strings.Contains(strings.ToLower(r.URL), strings.ToLower(query)) {
+			want++
+		}
+	}
+	got := 0
+	for _, ref := range m.SearchLanes(query) {
+		if ref.Lane == 0 {
+			got++
+		}
+	}
+	if want == 0 || got != want {
+		t.Errorf("search %q: %d requests, want %d", query, got, want)
+	}
+	res := m.Search(query)
+	if len(res.Lanes) != len(m.SearchLanes(query)) || !res.ContainsLane(res.Lanes[0]) || res.ContainsLane(LaneRef{Lane: 0, Item: int32(m.Lanes[0].Len())}) {
+		t.Errorf("Search: %d lane matches", len(res.Lanes))
+	}
+
+	full := m.LanesHeight()
+	m.SetLaneCollapsed(0, true)
+	if d := full - m.LanesHeight(); d != float64(m.Lanes[0].Rows)*m.Style.RowHeight+m.Style.TrackPadding {
+		t.Errorf("collapsing the network saves %v px", d)
+	}
+	if h := m.HitTest(vp, x, m.Lanes[0].RowsY+1, 3); h.Kind == HitLaneItem && h.Lane.Lane == 0 {
+		t.Errorf("a collapsed lane's item was hit")
+	}
+	m.SetLaneHidden(0, true)
+	if m.Lanes[0].Shown || m.Lanes[1].Y != 0 {
+		t.Errorf("hidden network: shown %v, next lane at %v", m.Lanes[0].Shown, m.Lanes[1].Y)
+	}
+}
+
+// A generic trace (the reference says traceIsGeneric) and a profile have no lanes: the panel shows only their threads.
+func TestNoLanesWithoutDevTools(t *testing.T) {
+	for _, f := range [][]string{{"upstream", "speedscope-chrome141-no-arg-data.json"}, {"upstream", "devtools-basic.cpuprofile.gz"}} {
+		m := New(loadFixture(t, f...))
+		m.AddPanelLanes()
+		if len(m.Lanes) != 0 {
+			t.Errorf("%s: %d lanes", f[1], len(m.Lanes))
+		}
+	}
+}
