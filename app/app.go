@@ -32,6 +32,7 @@ import (
 	"flamedesk/app/theme"
 	"flamedesk/core"
 	"flamedesk/core/pipeline"
+	"flamedesk/core/sourcemap"
 	"flamedesk/timeline"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	// ConfigDir holds settings.json and recent.json; empty means os.UserConfigDir()/flamedesk.
 	// Tests always set it, so that they never touch the user's own.
 	ConfigDir string
+	// SourceMaps is the folder of source maps named with --sourcemaps; "" means the one remembered
+	// for the file (mapdirs), if any. Maps embedded in the trace apply either way.
+	SourceMaps string
 }
 
 // Run opens the window and never returns: Gio's main loop keeps the main goroutine (some platforms
@@ -80,6 +84,7 @@ func Run(opts Options, exit func(error)) {
 type loaded struct {
 	trace   *core.Trace
 	model   *timeline.Model
+	maps    *sourcemap.Set
 	elapsed time.Duration
 }
 
@@ -193,21 +198,25 @@ func (u *ui) open(src Source) {
 	p := new(core.Progress)
 	u.loadSrc, u.loadProgress, u.loading = src, p, true
 	load := u.opts.Load
+	mapsDir := u.sourceMapsDir(src)
+	generated := u.settings.GeneratedNames
 	u.load.Start(func(ctx context.Context) (loaded, error) {
 		began := time.Now()
 		tr, err := load(ctx, src, p)
 		if err != nil {
 			return loaded{}, err
 		}
+		maps := applySourceMaps(tr, mapsDir)
 		// The display model takes a noticeable time on large traces: it is built here too, so
 		// the window never waits for it.
 		pipeline.NextPhase(p)
 		p.SetStage("laying out tracks")
 		m := timeline.New(tr)
+		m.GeneratedNames = generated
 		if err := ctx.Err(); err != nil {
 			return loaded{}, err
 		}
-		return loaded{trace: tr, model: m, elapsed: time.Since(began)}, nil
+		return loaded{trace: tr, model: m, maps: maps, elapsed: time.Since(began)}, nil
 	})
 }
 
@@ -289,6 +298,7 @@ func (u *ui) install(src Source, l loaded) {
 	}
 	u.banner = ""
 	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
+	u.doc.maps = l.maps
 	u.doc.timing.refine.Invalidate = u.host.Invalidate
 	if u.settings.Refined {
 		u.applyTiming()

@@ -19,6 +19,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	frameStats := fs.Bool("frame-stats", false, "print p50/p95/p99 frame times to stderr every few seconds")
 	blank := fs.Bool("blank", false, "draw only the background (with --frame-stats: the frame-time floor)")
+	sourceMaps := fs.String("sourcemaps", "", "search this folder for the source maps of the profile's scripts")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
 	fs.Usage = func() { io.WriteString(stderr, usageText) }
 	if err := fs.Parse(args); err != nil {
@@ -35,7 +36,7 @@ func runGUI(args []string, stderr io.Writer) int {
 		}
 		src = app.SourceFromPath(path)
 	}
-	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank}
+	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank, SourceMaps: *sourceMaps}
 	if *frameStats {
 		opts.FrameStats = stderr
 	}

@@ -26,7 +26,8 @@ const (
 const usageText = `flamedesk — a flame-chart viewer for Chrome traces, .cpuprofile and JS Self-Profiling files
 
 Usage:
-  flamedesk [--frame-stats] [FILE]         open FILE (or the bundled sample) in a window
+  flamedesk [--frame-stats] [--sourcemaps DIR] [FILE]
+                                           open FILE (or the bundled sample) in a window
   flamedesk dump [--refine] FILE           print the per-thread tracks as JSON
   flamedesk render FILE -o OUT.png [...]   draw the flame chart into a PNG
   flamedesk calltree FILE [...]            print the call tree (text or JSON)
