@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"gioui.org/io/key"
+
 	"flamedesk/core"
 	"flamedesk/core/pipeline"
 	"flamedesk/timeline"
@@ -107,6 +109,13 @@ func TestOriginalNamesFromAnEmbeddedMap(t *testing.T) {
 		t.Errorf("the call tree has no row %s", fn)
 	}
 
+	h.press("F", key.ModShortcut)
+	h.typeText(fn)
+	h.idle()
+	if r := d.search; r == nil || !r.Contains(ref) {
+		t.Fatalf("searching for %s does not find its call", fn)
+	}
+
 	p, ok := h.namesSwitchPoint()
 	if !ok {
 		t.Fatal("no names switch in the toolbar")
@@ -120,6 +129,9 @@ func TestOriginalNamesFromAnEmbeddedMap(t *testing.T) {
 	tip = strings.Join(tooltipLines(d, d.hover), "\n")
 	if !strings.Contains(tip, generated) || strings.Contains(tip, fn) || !strings.Contains(tip, "bundle.js") {
 		t.Errorf("with generated names the tooltip is %q, want %s in bundle.js", tip, generated)
+	}
+	if r := d.search; r == nil || r.Query != fn || r.Contains(ref) {
+		t.Errorf("with generated names the search for %s was not run again by the engine's names", fn)
 	}
 	if treeNames(h, fn) {
 		t.Errorf("with generated names the call tree still names %s", fn)
