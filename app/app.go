@@ -364,6 +364,10 @@ func (u *ui) frame(gtx layout.Context) {
 	place(gtx, tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, e) })
 	// The chrome is replayed while it cannot have changed (chromecache.go).
 	ck := u.chromeKey(size)
+	// The chart went first: when the pointer left it in this frame, the chrome is laid out anew
+	// now, or the router would hold no filters of the toolbar's buttons when the next press comes
+	// (a window draws no frame in between), and that click would be lost.
+	u.chromeFresh = u.chromeFresh || !u.chart.pointerInside
 	fresh := u.chromeFresh
 	place(gtx, 0, tbH, func(gtx layout.Context) {
 		u.toolbarCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
