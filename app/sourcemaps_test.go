@@ -8,11 +8,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gioui.org/io/key"
 
 	"flamedesk/core"
 	"flamedesk/core/pipeline"
+	"flamedesk/internal/mapdirs"
 	"flamedesk/timeline"
 )
 
@@ -160,4 +162,27 @@ func treeNames(h *harness, fn string) bool {
 		}
 	}
 	return false
+}
+
+// TestRememberedFolderApplies: the rollup trace names its map without carrying it; the folder
+// remembered for the file (mapdirs, in the window's config directory) is searched at load.
+func TestRememberedFolderApplies(t *testing.T) {
+	trace := filepath.Join(sourceMapFixtures, "traces", "rollup.trace.json.gz")
+	config := t.TempDir()
+	store := filepath.Join(config, "sourcemaps.json")
+	if err := mapdirs.Remember(store, trace, sourceMapFixtures, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{Source: SourceFromPath(trace), Load: pipeline.Open, ConfigDir: config})
+	if d := h.u.doc; d == nil || d.trace.Original == nil || len(d.maps.Maps) != 1 {
+		t.Fatal("the remembered folder's map was not applied")
+	}
+	if _, ok := h.namesSwitchPoint(); !ok {
+		t.Error("no names switch though a map applied")
+	}
+
+	plain := newHarnessWith(t, Options{Source: SourceFromPath(trace), Load: pipeline.Open})
+	if plain.u.doc.trace.Original != nil {
+		t.Error("a map applied to the rollup trace without its folder: the test proves nothing")
+	}
 }
