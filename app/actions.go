@@ -141,6 +141,8 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		d.clearSelection()
 		u.panel.tree.retarget(d, u.panel.tree.profile, calltree.AllTime)
 		u.chart.invalidate()
+	case toggleDiffColours:
+		u.toggleDiffColours()
 	case searchFor:
 		u.startSearch(a.query)
 	case searchStep:

@@ -31,6 +31,7 @@ import (
 	"flamedesk/app/task"
 	"flamedesk/app/theme"
 	"flamedesk/core"
+	"flamedesk/core/align"
 	"flamedesk/core/pipeline"
 	"flamedesk/core/sourcemap"
 	"flamedesk/timeline"
@@ -52,6 +53,10 @@ type Options struct {
 	// SourceMaps is the folder of source maps named with --sourcemaps; "" means the one remembered
 	// for the file (mapdirs), if any. Maps embedded in the trace apply either way.
 	SourceMaps string
+	// Compare, when named, is loaded in the background after Source and compared with it in the
+	// Compare tab, its clock lined up as Align says.
+	Compare Source
+	Align   align.Spec
 }
 
 // Run opens the window and never returns: Gio's main loop keeps the main goroutine (some platforms
@@ -158,6 +163,7 @@ func newUI(h host, opts Options) *ui {
 	u.searchBox.init()
 	u.state = newStateWriter()
 	u.panel.init(h.Invalidate)
+	u.panel.compare.init(h.Invalidate, opts.Compare, opts.Align)
 	if opts.FrameStats != nil {
 		u.stats = newFrameStats(opts.FrameStats)
 	}
@@ -176,7 +182,8 @@ func (u *ui) emit(a action) { u.actions = append(u.actions, a) }
 // env is what every component draws from this frame.
 func (u *ui) env(gtx layout.Context) env {
 	return env{th: u.th, doc: u.doc, settings: u.settings, emit: u.emit, now: gtx.Now, dt: u.frameDt,
-		navigating: u.nav.active(), loading: u.loading}
+		navigating: u.nav.active(), loading: u.loading,
+		comparing: u.panel.compare.active(), diffColours: u.panel.compare.colours}
 }
 
 // env is what a component gets: what to draw and how, and emit for what it asks of others.
@@ -190,6 +197,9 @@ type env struct {
 	// navigating is set while navigation keys move the view.
 	navigating bool
 	loading    bool
+	// comparing says a second profile is open for the Compare tab; diffColours that the chart
+	// is coloured by its changes.
+	comparing, diffColours bool
 }
 
 // open starts loading src; the current document stays until the new one is ready. A newer open
@@ -233,6 +243,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 			u.load.Cancel()
 			u.search.Cancel()
 			u.panel.tree.build.Cancel()
+			u.panel.compare.cancel()
 			if u.doc != nil {
 				u.doc.timing.refine.Cancel()
 			}
@@ -262,6 +273,7 @@ func (u *ui) afterFrame() {
 		src := *u.pendingOpen
 		u.pendingOpen = nil
 		u.open(src)
+		u.panel.compare.start(u.opts.Load)
 		u.host.Invalidate()
 	}
 }
@@ -289,6 +301,9 @@ func (u *ui) poll() {
 	u.requests.poll(u)
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
+	if u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng) {
+		u.chart.setDiffLevels(u.panel.compare.chartLevels())
+	}
 }
 
 // install shows a document that finished loading.

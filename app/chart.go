@@ -38,8 +38,10 @@ const (
 // selections, and paints render's draw list, replaying last frame's ops when nothing changed.
 type chart struct {
 	builder *render.Builder
-	painter render.GioPainter
-	list    render.DrawList
+	// diffLevels colours the chart by a comparison's changes when set (compare.go).
+	diffLevels []int8
+	painter    render.GioPainter
+	list       render.DrawList
 
 	// The recorded ops of the last painted state, replayed while the state stays the same.
 	cacheOps op.Ops
@@ -108,6 +110,9 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 		c.painter.Mode = paintMode()
 		c.builder = render.NewBuilder(d.model)
 		c.builder.Style = render.DefaultStyle().Scaled(gtx.Metric.PxPerDp)
+		if len(c.diffLevels) == len(d.trace.Frames) {
+			c.builder.SetDiffLevels(c.diffLevels)
+		}
 	}
 	c.rulerHeight = int(c.builder.Style.RulerHeight)
 	d.view.SetSize(float64(size.X), float64(size.Y-c.rulerHeight))

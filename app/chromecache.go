@@ -68,6 +68,7 @@ type chromeKey struct {
 	warningsShown   bool
 	dialogPending   bool
 	copied          string
+	compare         compareKey
 }
 
 func (u *ui) chromeKey(size image.Point) chromeKey {
@@ -88,5 +89,6 @@ func (u *ui) chromeKey(size image.Point) chromeKey {
 	}
 	k.listTop, k.detTop = tp.list.Position.First, u.panel.details.list.Position.First
 	k.copied = u.panel.details.copied
+	k.compare = u.panel.compareKey()
 	return k
 }

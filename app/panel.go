@@ -9,6 +9,7 @@ import (
 	"gioui.org/op/clip"
 	"gioui.org/op/paint"
 	"gioui.org/unit"
+	"gioui.org/widget"
 )
 
 // detailsShare is the part of the bottom panel's width the details take; the call tree has the rest.
@@ -25,6 +26,10 @@ type bottomPanel struct {
 	startH      float32
 	details     detailsPanel
 	tree        treePanel
+	// compare is the Compare tab, shown instead of the tree when showCompare is set (compare.go).
+	compare                 comparePanel
+	showCompare             bool
+	tabTreeSide, tabCompare widget.Clickable
 	// origin is the panel's top-left in the window and treeArea the call tree's table within it,
 	// as laid out in the last frame (for the window tests' state file).
 	origin   image.Point
@@ -91,7 +96,7 @@ func (p *bottomPanel) layout(gtx layout.Context, e env) layout.Dimensions {
 			layout.Flexed(1-detailsShare, func(gtx layout.Context) layout.Dimensions {
 				x := detailsW + gtx.Dp(1)
 				p.treeArea = image.Rectangle{Min: image.Pt(x, top), Max: image.Pt(x+gtx.Constraints.Max.X, top+gtx.Constraints.Max.Y)}
-				return p.tree.layout(gtx, e)
+				return p.layoutRight(gtx, e)
 			}),
 		)
 	})

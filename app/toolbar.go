@@ -18,6 +18,8 @@ const toolbarHeight = 36 // dp
 // switches, search, the theme and help.
 type toolbar struct {
 	open, recentBtn, wheel, timing, names, theme, help widget.Clickable
+	// diffColours is shown only while a second profile is open for comparison.
+	diffColours widget.Clickable
 
 	recentShown   bool
 	recentEntries []recent.Entry
@@ -72,6 +74,9 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 	for t.help.Clicked(gtx) {
 		e.emit(toggleHelp{})
 	}
+	for t.diffColours.Clicked(gtx) {
+		e.emit(toggleDiffColours{})
+	}
 	h := gtx.Dp(toolbarHeight)
 	fillRect(gtx, e.th.Panel, image.Pt(gtx.Constraints.Max.X, h))
 	gtx.Constraints.Min.Y, gtx.Constraints.Max.Y = h, h
@@ -112,6 +117,18 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 				// Without a minimum height the Flex centres the label like the buttons.
 				gtx.Constraints.Min.Y = 0
 				return e.th.Label(gtx, name)
+			}),
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				if !e.comparing {
+					return layout.Dimensions{}
+				}
+				s := "Diff colours: off"
+				if e.diffColours {
+					s = "Diff colours: on"
+				}
+				return layout.Inset{Right: unit.Dp(6)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+					return e.th.Button(gtx, &t.diffColours, s)
+				})
 			}),
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.wheel, wheel) }),
 			gap,

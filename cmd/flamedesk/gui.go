@@ -10,10 +10,12 @@ import (
 
 	"flamedesk/app"
 	"flamedesk/assets"
+	"flamedesk/core/align"
 	"flamedesk/core/pipeline"
 )
 
-// runGUI opens the window on FILE, or on the bundled sample when no file is given.
+// runGUI opens the window on FILE, or on the bundled sample when no file is given; a second
+// file B is loaded beside it for the Compare tab.
 func runGUI(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("flamedesk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -21,22 +23,32 @@ func runGUI(args []string, stderr io.Writer) int {
 	blank := fs.Bool("blank", false, "draw only the background (with --frame-stats: the frame-time floor)")
 	sourceMaps := fs.String("sourcemaps", "", "search this folder for the source maps of the profile's scripts")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
+	alignStr := fs.String("align", "start", "with two files: how B's clock is lined up with A's, as in flamedesk diff")
 	fs.Usage = func() { io.WriteString(stderr, usageText) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if fs.NArg() > 1 {
+	if fs.NArg() > 2 {
 		return usageError(stderr, "too many arguments: %q", fs.Args())
 	}
+	spec, err := align.ParseSpec(*alignStr)
+	if err != nil {
+		return usageError(stderr, "--align: %v", err)
+	}
 	src := app.Source{Name: assets.SampleTraceName, Data: assets.SampleTrace}
-	if fs.NArg() == 1 {
-		path := fs.Arg(0)
+	var compare app.Source
+	for i, path := range fs.Args() {
 		if _, err := os.Stat(path); err != nil {
 			return inputError(stderr, path, err)
 		}
-		src = app.SourceFromPath(path)
+		if i == 0 {
+			src = app.SourceFromPath(path)
+		} else {
+			compare = app.SourceFromPath(path)
+		}
 	}
-	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank, SourceMaps: *sourceMaps}
+	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank, Compare: compare, Align: spec,
+		SourceMaps: *sourceMaps}
 	if *frameStats {
 		opts.FrameStats = stderr
 	}

@@ -28,6 +28,8 @@ const usageText = `flamedesk — a flame-chart viewer for Chrome traces, .cpupro
 Usage:
   flamedesk [--frame-stats] [--sourcemaps DIR] [FILE]
                                            open FILE (or the bundled sample) in a window
+  flamedesk [--align A] A B                open A in a window with B beside it in the Compare tab
+                                           (--align as in diff; default start)
   flamedesk dump [--refine] FILE           print the per-thread tracks as JSON
   flamedesk render FILE -o OUT.png [...]   draw the flame chart into a PNG
   flamedesk calltree FILE [...]            print the call tree (text or JSON)
