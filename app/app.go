@@ -273,7 +273,7 @@ func (u *ui) afterFrame() {
 		src := *u.pendingOpen
 		u.pendingOpen = nil
 		u.open(src)
-		u.panel.compare.start(u.opts.Load)
+		u.panel.compare.start(u.loadMapped)
 		u.host.Invalidate()
 	}
 }

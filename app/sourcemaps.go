@@ -5,6 +5,7 @@ package app
 // "Names" switch shows the engine's names again.
 
 import (
+	"context"
 	"fmt"
 
 	"flamedesk/core"
@@ -99,4 +100,16 @@ func generatedLines(d *document, ref timeline.EntryRef) []detailLine {
 			full: fmt.Sprintf("%s:%d:%d", url, f.Line+1, f.Column+1)})
 	}
 	return out
+}
+
+// loadMapped is Options.Load followed by the source maps of src, for the second profile of a
+// comparison: functions are compared by name, so B must be named as A is. It reads only what
+// newUI set, so it may run on any goroutine.
+func (u *ui) loadMapped(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error) {
+	tr, err := u.opts.Load(ctx, src, p)
+	if err != nil {
+		return nil, err
+	}
+	applySourceMaps(tr, u.sourceMapsDir(src))
+	return tr, ctx.Err()
 }

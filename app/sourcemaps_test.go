@@ -186,3 +186,17 @@ func TestRememberedFolderApplies(t *testing.T) {
 		t.Error("a map applied to the rollup trace without its folder: the test proves nothing")
 	}
 }
+
+// TestComparedProfileIsMappedToo: with A and B both the webpack trace, B gets its embedded map
+// as A does, so that their functions, compared by name, meet.
+func TestComparedProfileIsMappedToo(t *testing.T) {
+	trace := SourceFromPath(filepath.Join(sourceMapFixtures, "traces", "webpack.trace.json.gz"))
+	h := newHarnessWith(t, Options{Source: trace, Compare: trace, Load: pipeline.Open})
+	b := h.u.panel.compare.traceB
+	if b == nil {
+		t.Fatal("the compared profile did not load")
+	}
+	if b.Original == nil {
+		t.Fatal("no source map applied to the compared profile")
+	}
+}
