@@ -87,19 +87,20 @@ func generatedLines(d *document, ref timeline.EntryRef) []detailLine {
 		return nil
 	}
 	f := d.trace.Frames[m.Tracks[ref.Track].Core.Frame[ref.Entry]]
-	var out []detailLine
+	// One line, the place first: the details' label column is too narrow for "Generated name".
 	name := d.trace.Strings.Get(f.FunctionName)
 	if name == "" {
 		name = "(anonymous)"
 	}
+	url := d.trace.Strings.Get(f.URL)
+	if url == "" {
+		return []detailLine{{label: "Generated", value: name}}
+	}
+	value := sourcePosition(url, f.Line, f.Column)
 	if name != m.EntryName(ref) {
-		out = append(out, detailLine{label: "Generated name", value: name})
+		value += "  " + name
 	}
-	if url := d.trace.Strings.Get(f.URL); url != "" {
-		out = append(out, detailLine{label: "Generated", value: sourcePosition(url, f.Line, f.Column),
-			full: fmt.Sprintf("%s:%d:%d", url, f.Line+1, f.Column+1)})
-	}
-	return out
+	return []detailLine{{label: "Generated", value: value, full: fmt.Sprintf("%s:%d:%d", url, f.Line+1, f.Column+1)}}
 }
 
 // loadMapped is Options.Load followed by the source maps of src, for the second profile of a

@@ -104,8 +104,8 @@ func TestOriginalNamesFromAnEmbeddedMap(t *testing.T) {
 	if len(lines) == 0 || lines[0].value != fn || !strings.HasPrefix(source, wantSource) {
 		t.Fatalf("details %+v, want %s at %s…", lines, fn, wantSource)
 	}
-	if !strings.HasPrefix(gen, "bundle.js:") {
-		t.Errorf("details show the generated place %q, want bundle.js:…", gen)
+	if !strings.HasPrefix(gen, "bundle.js:") || !strings.HasSuffix(gen, "  "+generated) {
+		t.Errorf("details show the generated place %q, want bundle.js:… and the name %s", gen, generated)
 	}
 	if !treeNames(h, fn) {
 		t.Errorf("the call tree has no row %s", fn)
