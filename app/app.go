@@ -33,6 +33,7 @@ import (
 	"flamedesk/core"
 	"flamedesk/core/align"
 	"flamedesk/core/pipeline"
+	"flamedesk/core/sourcemap"
 	"flamedesk/timeline"
 )
 
@@ -49,6 +50,9 @@ type Options struct {
 	// ConfigDir holds settings.json and recent.json; empty means os.UserConfigDir()/flamedesk.
 	// Tests always set it, so that they never touch the user's own.
 	ConfigDir string
+	// SourceMaps is the folder of source maps named with --sourcemaps; "" means the one remembered
+	// for the file (mapdirs), if any. Maps embedded in the trace apply either way.
+	SourceMaps string
 	// Compare, when named, is loaded in the background after Source and compared with it in the
 	// Compare tab, its clock lined up as Align says.
 	Compare Source
@@ -85,6 +89,7 @@ func Run(opts Options, exit func(error)) {
 type loaded struct {
 	trace   *core.Trace
 	model   *timeline.Model
+	maps    *sourcemap.Set
 	elapsed time.Duration
 }
 
@@ -203,22 +208,26 @@ func (u *ui) open(src Source) {
 	p := new(core.Progress)
 	u.loadSrc, u.loadProgress, u.loading = src, p, true
 	load := u.opts.Load
+	mapsDir := u.sourceMapsDir(src)
+	generated := u.settings.GeneratedNames
 	u.load.Start(func(ctx context.Context) (loaded, error) {
 		began := time.Now()
 		tr, err := load(ctx, src, p)
 		if err != nil {
 			return loaded{}, err
 		}
+		maps := applySourceMaps(tr, mapsDir)
 		// The display model takes a noticeable time on large traces: it is built here too, so
 		// the window never waits for it.
 		pipeline.NextPhase(p)
 		p.SetStage("laying out tracks")
 		m := timeline.New(tr)
 		m.AddPanelLanes()
+		m.GeneratedNames = generated
 		if err := ctx.Err(); err != nil {
 			return loaded{}, err
 		}
-		return loaded{trace: tr, model: m, elapsed: time.Since(began)}, nil
+		return loaded{trace: tr, model: m, maps: maps, elapsed: time.Since(began)}, nil
 	})
 }
 
@@ -265,7 +274,7 @@ func (u *ui) afterFrame() {
 		src := *u.pendingOpen
 		u.pendingOpen = nil
 		u.open(src)
-		u.panel.compare.start(u.opts.Load)
+		u.panel.compare.start(u.loadMapped)
 		u.host.Invalidate()
 	}
 }
@@ -305,6 +314,7 @@ func (u *ui) install(src Source, l loaded) {
 	}
 	u.banner = ""
 	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
+	u.doc.maps = l.maps
 	u.doc.timing.refine.Invalidate = u.host.Invalidate
 	if u.settings.Refined {
 		u.applyTiming()
@@ -370,6 +380,10 @@ func (u *ui) frame(gtx layout.Context) {
 	place(gtx, tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, e) })
 	// The chrome is replayed while it cannot have changed (chromecache.go).
 	ck := u.chromeKey(size)
+	// The chart went first: when the pointer left it in this frame, the chrome is laid out anew
+	// now, or the router would hold no filters of the toolbar's buttons when the next press comes
+	// (a window draws no frame in between), and that click would be lost.
+	u.chromeFresh = u.chromeFresh || !u.chart.pointerInside
 	fresh := u.chromeFresh
 	place(gtx, 0, tbH, func(gtx layout.Context) {
 		u.toolbarCache.layout(gtx, ck, fresh, func(gtx layout.Context) {

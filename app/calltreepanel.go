@@ -156,8 +156,9 @@ func (p *treePanel) rebuild(transforms []calltree.Transform) {
 	}
 	tr, prof, rng := d.trace, &d.trace.Profiles[p.profile], p.rng
 	view := calltree.View{Inverted: p.inverted, Order: p.order}
+	original := !d.model.GeneratedNames
 	p.build.Start(func(ctx context.Context) (treeBuilt, error) {
-		src, err := calltree.NewSource(tr, prof, rng)
+		src, err := calltree.NewFunctionsNamed(tr, prof, original).Source(rng)
 		if err != nil {
 			return treeBuilt{}, err
 		}

@@ -163,7 +163,7 @@ func describeSelection(d *document) []detailLine {
 	start, end := m.EntryStart(ref), m.EntryEnd(ref)
 	out = append(out, detailLine{value: m.EntryName(ref)})
 	if ct.Kind[ref.Entry] == core.EntryProfileCall {
-		f := d.trace.Frames[ct.Frame[ref.Entry]]
+		f, _ := m.EntryFrame(ref)
 		url := d.trace.Strings.Get(f.URL)
 		if url != "" {
 			// The file and line:column first, as DevTools shows them: a long URL cut at the end
@@ -171,6 +171,7 @@ func describeSelection(d *document) []detailLine {
 			out = append(out, detailLine{label: "Source", value: sourcePosition(url, f.Line, f.Column),
 				full: fmt.Sprintf("%s:%d:%d", url, f.Line+1, f.Column+1)})
 		}
+		out = append(out, generatedLines(d, ref)...)
 		out = append(out,
 			detailLine{label: "Start", value: rel(start)},
 			detailLine{label: "Total time", value: formatDuration(end - start)},

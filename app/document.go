@@ -6,6 +6,7 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/core/calltree"
+	"flamedesk/core/sourcemap"
 	"flamedesk/timeline"
 )
 
@@ -18,6 +19,8 @@ type document struct {
 	model    *timeline.Model
 	view     *timeline.Viewport
 	loadTime time.Duration
+	// maps are the source maps applied to trace at load (nil when none was looked for).
+	maps *sourcemap.Set
 
 	selected timeline.EntryRef
 	// selectedSpan is the merged span the user clicked, when it stands for more than one entry.

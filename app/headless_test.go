@@ -86,6 +86,9 @@ func newHarnessWith(t *testing.T, opts Options) *harness {
 	t.Helper()
 	h := &harness{t: t, host: &fakeHost{woken: make(chan struct{}, 1)}, size: image.Pt(1400, 900),
 		now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), config: t.TempDir()}
+	if opts.ConfigDir != "" {
+		h.config = opts.ConfigDir // a test that prepared the directory
+	}
 	opts.ConfigDir = h.config
 	h.u = newUI(h.host, opts)
 	t.Cleanup(func() {

@@ -16,6 +16,9 @@ type settings struct {
 	// WheelZooms picks DevTools' "classic" scheme (the wheel zooms, shift+wheel scrolls) over
 	// the default "modern" one (ctrl+wheel zooms, the wheel scrolls).
 	WheelZooms bool `json:"wheelZooms"`
+	// GeneratedNames shows JS functions as the engine recorded them even where a source map
+	// gives their original names (the toolbar's "Names" switch).
+	GeneratedNames bool `json:"generatedNames"`
 }
 
 // configDir is the directory of settings.json and recent.json; empty means the user's,
@@ -106,5 +109,8 @@ func (u *ui) changeSettings(s settings) {
 	}
 	if s.Refined != old.Refined {
 		u.applyTiming()
+	}
+	if s.GeneratedNames != old.GeneratedNames {
+		u.applyNames()
 	}
 }

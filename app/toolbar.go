@@ -17,7 +17,7 @@ const toolbarHeight = 36 // dp
 // toolbar is the row at the top: Open, Recent, the file name, the wheel scheme and JS call timing
 // switches, search, the theme and help.
 type toolbar struct {
-	open, recentBtn, wheel, timing, theme, help widget.Clickable
+	open, recentBtn, wheel, timing, names, theme, help widget.Clickable
 	// diffColours is shown only while a second profile is open for comparison.
 	diffColours widget.Clickable
 	memory      widget.Clickable
@@ -62,6 +62,10 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 	}
 	for t.timing.Clicked(gtx) {
 		s.Refined = !s.Refined
+		e.emit(changeSettings{settings: s})
+	}
+	for t.names.Clicked(gtx) {
+		s.GeneratedNames = !s.GeneratedNames
 		e.emit(changeSettings{settings: s})
 	}
 	for t.theme.Clicked(gtx) {
@@ -146,6 +150,13 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.wheel, wheel) }),
 			gap,
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.timing, timing) }),
+			gap,
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				if !e.doc.hasOriginalNames() {
+					return layout.Dimensions{}
+				}
+				return e.th.Button(gtx, &t.names, namesLabel(e.settings))
+			}),
 			gap,
 			layout.Rigid(search),
 			gap,

@@ -21,6 +21,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	frameStats := fs.Bool("frame-stats", false, "print p50/p95/p99 frame times to stderr every few seconds")
 	blank := fs.Bool("blank", false, "draw only the background (with --frame-stats: the frame-time floor)")
+	sourceMaps := fs.String("sourcemaps", "", "search this folder for the source maps of the profile's scripts")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
 	alignStr := fs.String("align", "start", "with two files: how B's clock is lined up with A's, as in flamedesk diff")
 	fs.Usage = func() { io.WriteString(stderr, usageText) }
@@ -46,7 +47,8 @@ func runGUI(args []string, stderr io.Writer) int {
 			compare = app.SourceFromPath(path)
 		}
 	}
-	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank, Compare: compare, Align: spec}
+	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank, Compare: compare, Align: spec,
+		SourceMaps: *sourceMaps}
 	if *frameStats {
 		opts.FrameStats = stderr
 	}

@@ -26,7 +26,8 @@ const (
 const usageText = `flamedesk — a flame-chart viewer for Chrome traces, .cpuprofile and JS Self-Profiling files
 
 Usage:
-  flamedesk [--frame-stats] [FILE]         open FILE (or the bundled sample) in a window
+  flamedesk [--frame-stats] [--sourcemaps DIR] [FILE]
+                                           open FILE (or the bundled sample) in a window
   flamedesk [--align A] A B                open A in a window with B beside it in the Compare tab
                                            (--align as in diff; default start)
   flamedesk dump [--refine] FILE           print the per-thread tracks as JSON
