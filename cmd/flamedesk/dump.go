@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"flamedesk/core/dump"
+	"flamedesk/cmd/flamedesk/internal/dump"
 	"flamedesk/core/pipeline"
 )
 

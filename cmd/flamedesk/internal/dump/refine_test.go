@@ -1,4 +1,4 @@
-package lighthouse_test
+package dump_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"os"
 	"testing"
 
-	"flamedesk/core/dump"
+	"flamedesk/cmd/flamedesk/internal/dump"
 	"flamedesk/core/integrate"
 	"flamedesk/core/load"
 	"flamedesk/internal/fixtures"
