@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,7 +16,8 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/core/dump"
-	"flamedesk/core/pipeline"
+	"flamedesk/core/integrate"
+	"flamedesk/core/load"
 	"flamedesk/core/timelines"
 	"flamedesk/internal/fixtures"
 )
@@ -78,7 +80,7 @@ func TestRoundTripIsIdentical(t *testing.T) {
 	for _, f := range roundTripFixtures {
 		t.Run(f[len(f)-1], func(t *testing.T) {
 			path := fixtures.Path(t, f...)
-			tr, err := pipeline.OpenFile(path)
+			tr, err := openFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +199,7 @@ func same(a, b reflect.Value, at string) error {
 
 func TestStaleOrDamagedIsAMiss(t *testing.T) {
 	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz")
-	tr, err := pipeline.OpenFile(path)
+	tr, err := openFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +253,7 @@ func TestDirStoresLoadsAndEvicts(t *testing.T) {
 	dir := Dir{Path: filepath.Join(t.TempDir(), "cache")}
 	var sizes []int64
 	for _, p := range paths {
-		tr, err := pipeline.OpenFile(p)
+		tr, err := openFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +295,7 @@ func TestDirStoresLoadsAndEvicts(t *testing.T) {
 	key1, _ := KeyOf(paths[1])
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(dir.entry(key1.Path), old, old)
-	tr, err := pipeline.OpenFile(paths[0])
+	tr, err := openFile(paths[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +314,7 @@ func TestDirStoresLoadsAndEvicts(t *testing.T) {
 // almost every input first): it must return a trace or a miss, never panic.
 func FuzzDecode(f *testing.F) {
 	path := fixtures.Path(f, "fixtures", "upstream", "speedscope-node10-example.cpuprofile")
-	tr, err := pipeline.OpenFile(path)
+	tr, err := openFile(path)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -331,4 +333,13 @@ func FuzzDecode(f *testing.F) {
 		}
 		decodeBody(a)
 	})
+}
+
+// openFile loads and integrates path as core/pipeline does (which imports this package).
+func openFile(path string) (*core.Trace, error) {
+	tr, err := load.File(context.Background(), path, nil)
+	if err != nil {
+		return nil, err
+	}
+	return tr, integrate.BuildContext(context.Background(), tr, nil)
 }
