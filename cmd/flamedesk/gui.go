@@ -20,6 +20,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	frameStats := fs.Bool("frame-stats", false, "print p50/p95/p99 frame times to stderr every few seconds")
 	blank := fs.Bool("blank", false, "draw only the background (with --frame-stats: the frame-time floor)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
+	noCache := fs.Bool("no-cache", false, "neither read nor write the cache of files opened before")
 	fs.Usage = func() { io.WriteString(stderr, usageText) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -35,7 +36,7 @@ func runGUI(args []string, stderr io.Writer) int {
 		}
 		src = app.SourceFromPath(path)
 	}
-	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank}
+	opts := app.Options{Source: src, Load: pipeline.WithUserCache(*noCache).Open, Blank: *blank}
 	if *frameStats {
 		opts.FrameStats = stderr
 	}

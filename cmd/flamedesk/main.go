@@ -26,7 +26,8 @@ const (
 const usageText = `flamedesk — a flame-chart viewer for Chrome traces, .cpuprofile and JS Self-Profiling files
 
 Usage:
-  flamedesk [--frame-stats] [FILE]         open FILE (or the bundled sample) in a window
+  flamedesk [--frame-stats] [--no-cache] [FILE]
+                                           open FILE (or the bundled sample) in a window
   flamedesk dump [--refine] FILE           print the per-thread tracks as JSON
   flamedesk render FILE -o OUT.png [...]   draw the flame chart into a PNG
   flamedesk calltree FILE [...]            print the call tree (text or JSON)
@@ -35,6 +36,8 @@ Usage:
   flamedesk --help | --version
 
 Run "flamedesk SUBCOMMAND --help" for the flags of a subcommand.
+A file opened before reopens from a cache of its loaded columns (in the user cache directory,
+at most 2 GiB, least recently used files evicted first); --no-cache (window, dump, render) skips it.
 Exit status: 0 ok, 1 bad input, 2 usage; diff: 3 when B is slower than --fail-above allows.
 `
 

@@ -29,6 +29,7 @@ into one hatched bar.
                         "flamedesk dump" prints it (default: the whole trace)
   --thread PID:TID      draw only this thread
   --theme light|dark    colours (default light)
+  --no-cache            neither read nor write the cache of files opened before
 `
 
 // renderOptions are the parsed flags of the render subcommand.
@@ -38,6 +39,7 @@ type renderOptions struct {
 	start, end    timeArg
 	thread        string
 	theme         string
+	noCache       bool
 }
 
 // timeArg is a --start or --end value: µs from the trace's start, or absolute with "@".
@@ -79,7 +81,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	tr, err := pipeline.OpenFile(opt.file)
+	tr, err := pipeline.WithUserCache(opt.noCache).OpenFile(opt.file)
 	if err != nil {
 		return inputError(stderr, opt.file, err)
 	}
@@ -166,6 +168,7 @@ func parseRenderArgs(args []string, stdout, stderr io.Writer) (opt renderOptions
 	fs.Var(&opt.end, "end", "")
 	fs.StringVar(&opt.thread, "thread", "", "")
 	fs.StringVar(&opt.theme, "theme", "light", "")
+	fs.BoolVar(&opt.noCache, "no-cache", false, "")
 	files, code, ok := parseFileArgs(fs, "render", renderUsage, args, stdout, stderr)
 	if !ok {
 		return opt, code, false

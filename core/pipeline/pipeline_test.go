@@ -125,11 +125,19 @@ func BenchmarkReopen(b *testing.B) {
 		})
 		b.Run(name+"/reopen", func(b *testing.B) {
 			opts := Options{Cache: cache.Dir{Path: b.TempDir()}}
+			// The first load's time is the mean of a few, the first of which writes the cache.
+			const firsts = 3
 			t0 := time.Now()
+			for range firsts {
+				if _, err := opts.OpenFile(path); err != nil {
+					b.Fatal(err)
+				}
+				os.RemoveAll(opts.Cache.Path)
+			}
+			firstNs := float64(time.Since(t0).Nanoseconds()) / firsts
 			if _, err := opts.OpenFile(path); err != nil {
 				b.Fatal(err)
 			}
-			firstNs := float64(time.Since(t0).Nanoseconds())
 			t0 = time.Now()
 			n := 0
 			for b.Loop() {
