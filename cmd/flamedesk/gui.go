@@ -36,7 +36,10 @@ func runGUI(args []string, stderr io.Writer) int {
 		}
 		src = app.SourceFromPath(path)
 	}
-	opts := app.Options{Source: src, Load: pipeline.WithUserCache(*noCache).Open, Blank: *blank}
+	// The window keeps running after a load, so the cache is written off the loading goroutine.
+	loadOpts := pipeline.WithUserCache(*noCache)
+	loadOpts.Background = true
+	opts := app.Options{Source: src, Load: loadOpts.Open, Blank: *blank}
 	if *frameStats {
 		opts.FrameStats = stderr
 	}

@@ -118,9 +118,10 @@ func isPlain(t reflect.Type) bool {
 // encoder streams 8-byte-aligned blocks to w, counting what it wrote; the first write error stays
 // in err.
 type encoder struct {
-	w   io.Writer
-	n   int64
-	err error
+	w    io.Writer
+	snap *Snap // where the string table and the warnings come from
+	n    int64
+	err  error
 }
 
 func (e *encoder) write(b []byte) {
@@ -168,7 +169,7 @@ func (e *encoder) value(v reflect.Value) {
 	t := v.Type()
 	switch {
 	case t == stringsType:
-		list := v.Addr().Interface().(*core.Strings).All()
+		list := e.snap.strings
 		e.u64(uint64(len(list)))
 		lens := make([]uint64, len(list))
 		total := 0
@@ -184,7 +185,7 @@ func (e *encoder) value(v reflect.Value) {
 		e.write(zeros[:(8-total%8)%8])
 		return
 	case t == warningsType:
-		msgs, counts := v.Addr().Interface().(*core.Warnings).Entries()
+		msgs, counts := e.snap.messages, e.snap.counts
 		e.u64(uint64(len(msgs)))
 		for i, m := range msgs {
 			e.str(m)
@@ -208,7 +209,7 @@ func (e *encoder) value(v reflect.Value) {
 	case reflect.String:
 		e.str(v.String())
 	case reflect.Pointer:
-		if v.IsNil() {
+		if v.IsNil() || (t.Elem() == stringsType && e.snap.strings == nil) {
 			e.u64(0)
 			return
 		}

@@ -69,6 +69,33 @@ func (c *crcWriter) Write(b []byte) (int, error) {
 // Write writes tr under key: a header (magic, format version, schema fingerprint, key), the body
 // of column blocks, and a trailer with the body's length and CRC-32C.
 func Write(w io.Writer, tr *core.Trace, key Key) error {
+	return Snapshot(tr).write(w, key)
+}
+
+// Snap is a trace frozen for writing: its string table and warnings copied as they are now, so
+// that it can be written on another goroutine while the layers above keep interning strings and
+// adding warnings to the trace (they never change its columns).
+type Snap struct {
+	trace    core.Trace
+	strings  []string
+	messages []string
+	counts   []int
+}
+
+// Snapshot freezes tr for writing; it copies no column.
+func Snapshot(tr *core.Trace) *Snap {
+	s := &Snap{trace: *tr}
+	if tr.Strings != nil {
+		list := tr.Strings.All()
+		s.strings = list[:len(list):len(list)]
+	}
+	msgs, counts := tr.Warnings.Entries()
+	s.messages = slices.Clone(msgs)
+	s.counts = counts
+	return s
+}
+
+func (s *Snap) write(w io.Writer, key Key) error {
 	if schemaErr != nil {
 		return schemaErr
 	}
@@ -84,8 +111,8 @@ func Write(w io.Writer, tr *core.Trace, key Key) error {
 		return head.err
 	}
 	sum := &crcWriter{w: bw}
-	body := &encoder{w: sum}
-	body.value(reflect.ValueOf(tr).Elem())
+	body := &encoder{w: sum, snap: s}
+	body.value(reflect.ValueOf(&s.trace).Elem())
 	if body.err != nil {
 		return body.err
 	}
@@ -249,6 +276,11 @@ func (c Dir) Load(key Key) (*core.Trace, error) {
 // Store writes tr as the cache of the source key names: into a temporary file renamed into place,
 // so that a reader never sees half a file, then evicts the least recently used files past the bound.
 func (c Dir) Store(key Key, tr *core.Trace) error {
+	return c.StoreSnapshot(key, Snapshot(tr))
+}
+
+// StoreSnapshot is Store of a snapshot, which may run on another goroutine than the trace's users.
+func (c Dir) StoreSnapshot(key Key, snap *Snap) error {
 	if c.Path == "" {
 		return fmt.Errorf("cache: no cache directory")
 	}
@@ -259,7 +291,7 @@ func (c Dir) Store(key Key, tr *core.Trace) error {
 	if err != nil {
 		return err
 	}
-	err = Write(tmp, tr, key)
+	err = snap.write(tmp, key)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

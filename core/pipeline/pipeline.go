@@ -45,10 +45,14 @@ type Options struct {
 	// Cache, when its Path is set, is where a file opened before is reopened from (see core/cache):
 	// a hit skips reading and building tracks; after a miss the loaded trace is written there.
 	Cache cache.Dir
+	// Background writes the cache on another goroutine, so that the caller is not kept waiting
+	// (the window); otherwise Open returns once it is written (a command that exits right after).
+	Background bool
 }
 
 // WithUserCache returns Options that use the user's cache directory (cache.DefaultDir, bounded
-// by cache.DefaultMaxBytes), or no cache when there is none or noCache is set.
+// by cache.DefaultMaxBytes), or no cache when there is none or noCache is set. The cache is
+// written synchronously; set Background for a caller that keeps running.
 func WithUserCache(noCache bool) Options {
 	if noCache {
 		return Options{}
@@ -84,10 +88,15 @@ func (o Options) Open(ctx context.Context, src Source, p *core.Progress) (*core.
 		return nil, err
 	}
 	if cached {
-		// Written before anyone else holds the trace, since the layers above add warnings to it.
+		// Frozen before anyone else holds the trace, since the layers above add warnings to it.
 		// A failure to write only costs the next open its speed.
-		p.SetStage("writing the cache")
-		o.Cache.Store(key, tr)
+		snap := cache.Snapshot(tr)
+		if o.Background {
+			go o.Cache.StoreSnapshot(key, snap)
+		} else {
+			p.SetStage("writing the cache")
+			o.Cache.StoreSnapshot(key, snap)
+		}
 	}
 	return tr, nil
 }
