@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -149,5 +150,38 @@ func BenchmarkReopen(b *testing.B) {
 			}
 			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/float64(n)/firstNs, "ratio")
 		})
+	}
+}
+
+// TestBackgroundCacheWriteLeavesTheTraceFree writes the cache on another goroutine while the
+// caller adds warnings to the trace (as the timelines do); under -race this checks that the
+// writer reads only its snapshot. The written cache then serves the next open.
+func TestBackgroundCacheWriteLeavesTheTraceFree(t *testing.T) {
+	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz")
+	opts := Options{Cache: cache.Dir{Path: t.TempDir()}, Background: true}
+	tr, err := opts.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := tr.Warnings.Len()
+	for i := range 50 {
+		tr.Warnings.Addf("added while the cache is written %d", i)
+		tr.Strings.Intern(fmt.Sprintf("interned while the cache is written %d", i))
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		var p core.Progress
+		back, err := opts.Open(context.Background(), FromPath(path), &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Stage() == stageCache {
+			if back.Warnings.Len() != before {
+				t.Fatalf("the cache holds %d warnings, want the %d of the load", back.Warnings.Len(), before)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the background write never produced a cache entry")
+		}
 	}
 }
