@@ -186,6 +186,12 @@ func consistent(tr *core.Trace) error {
 	if err := sameLengths(reflect.ValueOf(&tr.Events).Elem(), "AsyncIDs", "ArgsArena"); err != nil {
 		return err
 	}
+	arena := uint64(len(tr.Events.ArgsArena))
+	for _, a := range tr.Events.Args {
+		if uint64(a.Off)+uint64(a.Len) > arena {
+			return fmt.Errorf("args span %d+%d past the arena's %d bytes", a.Off, a.Len, arena)
+		}
+	}
 	for i := range tr.Tracks {
 		if err := sameLengths(reflect.ValueOf(&tr.Tracks[i]).Elem()); err != nil {
 			return err
