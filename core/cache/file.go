@@ -264,7 +264,7 @@ func (c Dir) Load(key Key) (*core.Trace, error) {
 		return nil, fmt.Errorf("%w: no cache directory", ErrMiss)
 	}
 	name := c.entry(key.Path)
-	data, err := readAligned(name)
+	data, err := readCacheFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMiss, err)
 	}
