@@ -4,7 +4,7 @@
 // the file, the columns cast from its bytes rather than decoded one value at a time.
 //
 // The codec walks core.Trace by reflection, so a field added to the model is written and read back
-// without a change here; a field of a kind the codec cannot write (a pointer, an interface, a struct
+// without a change here; a field of a kind the codec cannot write (an interface, a function, a struct
 // with private fields it does not know) makes the schema invalid and the cache is then never used.
 // The schema's fingerprint is part of the header, so a cache written before the model changed is
 // a miss. Any mismatch or damage (length, checksum, fingerprint) is a miss, never a panic.
@@ -36,7 +36,8 @@ var (
 var schemaFingerprint, schemaErr = fingerprint(traceType)
 
 // fingerprint hashes every field name, type, size and offset reachable from t, failing on a kind
-// the codec does not handle.
+// the codec does not handle (an interface, a function, a channel, a private field outside a plain
+// struct).
 func fingerprint(t reflect.Type) (uint64, error) {
 	h := fnv.New64a()
 	seen := map[reflect.Type]bool{}
@@ -71,9 +72,7 @@ func fingerprint(t reflect.Type) (uint64, error) {
 			}
 			return walk(t.Key())
 		case reflect.Pointer:
-			if t.Elem() != stringsType {
-				return fmt.Errorf("%w: %s", errSchema, t)
-			}
+			// A pointer is written as a presence flag and the value it points to.
 			return walk(t.Elem())
 		case reflect.Struct:
 			for i := range t.NumField() {
