@@ -423,3 +423,27 @@ func (tr *Trace) ThreadLabel(t ThreadID) string {
 	}
 	return fmt.Sprintf("Thread %d", th.Tid)
 }
+
+// All returns the interned strings in id order ("" first). The slice is the table's own: callers
+// must not change it. core/cache writes it out.
+func (s *Strings) All() []string { return s.list }
+
+// StringsFrom rebuilds a table from All's output (list[0] must be ""), as core/cache reads it back.
+func StringsFrom(list []string) *Strings {
+	ids := make(map[string]StrID, len(list))
+	for i, str := range list {
+		if _, dup := ids[str]; !dup {
+			ids[str] = StrID(i)
+		}
+	}
+	return &Strings{list: list[:len(list):len(list)], ids: ids}
+}
+
+// Entries returns each distinct warning with its count, in first-occurrence order.
+func (w *Warnings) Entries() (messages []string, counts []int) {
+	counts = make([]int, len(w.order))
+	for i, m := range w.order {
+		counts[i] = w.counts[m]
+	}
+	return w.order, counts
+}

@@ -9,7 +9,7 @@ import (
 	"flamedesk/core/pipeline"
 )
 
-const dumpUsage = `Usage: flamedesk dump [--refine] [--sourcemaps DIR] FILE
+const dumpUsage = `Usage: flamedesk dump [--refine] [--no-cache] [--sourcemaps DIR] FILE
 
 Prints every thread's track as JSON (format "flamedesk-dump/1"): the tree of trace events and
 JS calls in pre-order, with ts and dur in µs on the trace's clock and depth 0 for roots, then the
@@ -17,7 +17,8 @@ profiles, for a trace the "timelines" (bounds, navigations, network, Timings, in
 shifts, frames, screenshots, animations, memory), and the load warnings. DevTools' own output has
 the same entries; see shared/conformance/README.md for the fields.
 
-  --refine   also write, per profile, Lighthouse's synthetic B/E events (naive and refined)
+  --refine     also write, per profile, Lighthouse's synthetic B/E events (naive and refined)
+  --no-cache   neither read nor write the cache of files opened before
 
 A JS call that a source map covers gets an "original" object beside its callFrame (functionName,
 url, lineNumber, columnNumber of the original source); callFrame stays as the engine wrote it.
@@ -28,12 +29,13 @@ func runDump(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	refine := fs.Bool("refine", false, "")
 	sourceMaps := addSourceMapsFlag(fs)
+	noCache := fs.Bool("no-cache", false, "")
 	files, code, ok := parseFileArgs(fs, "dump", dumpUsage, args, stdout, stderr)
 	if !ok {
 		return code
 	}
 	file := files[0]
-	tr, err := pipeline.OpenFile(file)
+	tr, err := pipeline.WithUserCache(*noCache).OpenFile(file)
 	if err != nil {
 		return inputError(stderr, file, err)
 	}

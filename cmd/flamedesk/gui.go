@@ -24,6 +24,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	sourceMaps := fs.String("sourcemaps", "", "search this folder for the source maps of the profile's scripts")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
 	alignStr := fs.String("align", "start", "with two files: how B's clock is lined up with A's, as in flamedesk diff")
+	noCache := fs.Bool("no-cache", false, "neither read nor write the cache of files opened before")
 	fs.Usage = func() { io.WriteString(stderr, usageText) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -47,7 +48,10 @@ func runGUI(args []string, stderr io.Writer) int {
 			compare = app.SourceFromPath(path)
 		}
 	}
-	opts := app.Options{Source: src, Load: pipeline.Open, Blank: *blank, Compare: compare, Align: spec,
+	// The window keeps running after a load, so the cache is written off the loading goroutine.
+	loadOpts := pipeline.WithUserCache(*noCache)
+	loadOpts.Background = true
+	opts := app.Options{Source: src, Load: loadOpts.Open, Blank: *blank, Compare: compare, Align: spec,
 		SourceMaps: *sourceMaps}
 	if *frameStats {
 		opts.FrameStats = stderr

@@ -26,7 +26,7 @@ const (
 const usageText = `flamedesk — a flame-chart viewer for Chrome traces, .cpuprofile and JS Self-Profiling files
 
 Usage:
-  flamedesk [--frame-stats] [--sourcemaps DIR] [FILE]
+  flamedesk [--frame-stats] [--no-cache] [--sourcemaps DIR] [FILE]
                                            open FILE (or the bundled sample) in a window
   flamedesk [--align A] A B                open A in a window with B beside it in the Compare tab
                                            (--align as in diff; default start)
@@ -40,6 +40,8 @@ Usage:
   flamedesk --help | --version
 
 Run "flamedesk SUBCOMMAND --help" for the flags of a subcommand.
+A file opened before reopens from a cache of its loaded columns (in the user cache directory,
+at most 2 GiB, least recently used files evicted first); --no-cache (window, dump, render) skips it.
 Exit status: 0 ok, 1 bad input, 2 usage; diff: 3 when B is slower than --fail-above allows.
 `
 

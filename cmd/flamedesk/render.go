@@ -34,6 +34,7 @@ into one hatched bar.
   --tracks KIND,...     which tracks to draw: network, frames, screenshots, animations, timings,
                         interactions, layoutShifts, extension, memory, thread (default: what the
                         window shows, every kind but memory; with --thread, only that thread)
+  --no-cache            neither read nor write the cache of files opened before
 ` + sourceMapsUsage
 
 // renderOptions are the parsed flags of the render subcommand.
@@ -46,6 +47,7 @@ type renderOptions struct {
 	sourceMaps    string
 	generated     bool
 	tracks        string
+	noCache       bool
 }
 
 // timeArg is a --start or --end value: µs from the trace's start, or absolute with "@".
@@ -87,7 +89,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	tr, err := pipeline.OpenFile(opt.file)
+	tr, err := pipeline.WithUserCache(opt.noCache).OpenFile(opt.file)
 	if err != nil {
 		return inputError(stderr, opt.file, err)
 	}
@@ -186,6 +188,7 @@ func parseRenderArgs(args []string, stdout, stderr io.Writer) (opt renderOptions
 	fs.StringVar(&opt.sourceMaps, "sourcemaps", "", "")
 	fs.BoolVar(&opt.generated, "generated", false, "")
 	fs.StringVar(&opt.tracks, "tracks", "", "")
+	fs.BoolVar(&opt.noCache, "no-cache", false, "")
 	files, code, ok := parseFileArgs(fs, "render", renderUsage, args, stdout, stderr)
 	if !ok {
 		return opt, code, false

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"flamedesk/core"
+	"flamedesk/core/cache"
 	"flamedesk/core/integrate"
 	"flamedesk/core/load"
 )
@@ -33,9 +34,74 @@ const (
 	Done = readShare + tracksShare
 )
 
-// Open loads src and builds its tracks. p may be nil. Cancelling ctx stops it promptly with
-// ctx.Err().
+// Open loads src and builds its tracks, without a cache. p may be nil. Cancelling ctx stops it
+// promptly with ctx.Err().
 func Open(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error) {
+	return Options{}.Open(ctx, src, p)
+}
+
+// Options are how Open works; the zero value opens without a cache.
+type Options struct {
+	// Cache, when its Path is set, is where a file opened before is reopened from (see core/cache):
+	// a hit skips reading and building tracks; after a miss the loaded trace is written there.
+	Cache cache.Dir
+	// Background writes the cache on another goroutine, so that the caller is not kept waiting
+	// (the window); otherwise Open returns once it is written (a command that exits right after).
+	Background bool
+}
+
+// WithUserCache returns Options that use the user's cache directory (cache.DefaultDir, bounded
+// by cache.DefaultMaxBytes), or no cache when there is none or noCache is set. The cache is
+// written synchronously; set Background for a caller that keeps running.
+func WithUserCache(noCache bool) Options {
+	if noCache {
+		return Options{}
+	}
+	dir, err := cache.DefaultDir()
+	if err != nil {
+		return Options{}
+	}
+	return Options{Cache: cache.Dir{Path: dir}}
+}
+
+// Open loads src and builds its tracks, from o.Cache when it holds them. p may be nil.
+// Cancelling ctx stops it promptly with ctx.Err().
+func (o Options) Open(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error) {
+	var key cache.Key
+	cached := src.Path != "" && o.Cache.Path != ""
+	if cached {
+		var err error
+		if key, err = cache.KeyOf(src.Path); err != nil {
+			cached = false
+		} else if tr, err := o.Cache.Load(key); err == nil {
+			if p != nil {
+				p.SetPhase(0, Done)
+				p.Total.Store(1)
+				p.Done.Store(1)
+			}
+			p.SetStage(stageCache)
+			return tr, nil
+		}
+	}
+	tr, err := open(ctx, src, p)
+	if err != nil {
+		return nil, err
+	}
+	if cached {
+		// Frozen before anyone else holds the trace, since the layers above add warnings to it.
+		// A failure to write only costs the next open its speed.
+		snap := cache.Snapshot(tr)
+		if o.Background {
+			go o.Cache.StoreSnapshot(key, snap)
+		} else {
+			p.SetStage("writing the cache")
+			o.Cache.StoreSnapshot(key, snap)
+		}
+	}
+	return tr, nil
+}
+
+func open(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error) {
 	p.SetPhase(0, readShare)
 	var tr *core.Trace
 	var err error
@@ -59,6 +125,11 @@ func OpenFile(path string) (*core.Trace, error) {
 	return Open(context.Background(), FromPath(path), nil)
 }
 
+// OpenFile is o.Open on a file, without progress or cancel.
+func (o Options) OpenFile(path string) (*core.Trace, error) {
+	return o.Open(context.Background(), FromPath(path), nil)
+}
+
 // nextPhase moves the bar on to the next stage, its count cleared first so that the bar never
 // shows the finished stage's count in the next stage's share.
 func nextPhase(p *core.Progress, start, share float64) {
@@ -70,3 +141,6 @@ func nextPhase(p *core.Progress, start, share float64) {
 
 // NextPhase is nextPhase for the stage a caller adds after Open: from Done to the end of the bar.
 func NextPhase(p *core.Progress) { nextPhase(p, Done, 1-Done) }
+
+// stageCache is the stage a cache hit ends on.
+const stageCache = "reading the cache"

@@ -3,10 +3,14 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"flamedesk/core"
+	"flamedesk/core/cache"
 	"flamedesk/internal/fixtures"
 )
 
@@ -45,5 +49,139 @@ func TestOpenCancelled(t *testing.T) {
 	_, err := Open(ctx, FromPath(fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz")), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled Open returned %v, want context.Canceled", err)
+	}
+}
+
+// TestCacheReopensTheSameTrace opens a file twice through a temporary cache: the second open
+// reads the cache and returns the same trace (the cache's own tests compare every column); a
+// changed file is loaded again.
+func TestCacheReopensTheSameTrace(t *testing.T) {
+	data, err := os.ReadFile(fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "trace.json.gz")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Cache: cache.Dir{Path: filepath.Join(t.TempDir(), "cache")}}
+	var first, second, third core.Progress
+	loaded, err := opts.Open(context.Background(), FromPath(path), &first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Stage() == stageCache {
+		t.Fatal("the first open read a cache")
+	}
+	reopened, err := opts.Open(context.Background(), FromPath(path), &second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Stage() != stageCache {
+		t.Fatalf("the second open's last stage is %q, want %q", second.Stage(), stageCache)
+	}
+	if got := second.Overall(); got < Done-1e-6 || got > Done+1e-6 {
+		t.Fatalf("the bar ends at %v after a cache hit, want %v", got, Done)
+	}
+	if reopened.Events.Len() != loaded.Events.Len() || len(reopened.Tracks) != len(loaded.Tracks) || reopened.Strings.Len() != loaded.Strings.Len() {
+		t.Fatalf("reopened %d events, %d tracks; loaded %d, %d", reopened.Events.Len(), len(reopened.Tracks), loaded.Events.Len(), len(loaded.Tracks))
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := opts.Open(context.Background(), FromPath(path), &third); err != nil {
+		t.Fatal(err)
+	}
+	if third.Stage() == stageCache {
+		t.Fatal("a changed file was reopened from the cache")
+	}
+}
+
+// BenchmarkReopen compares a first load with a reopen from the cache: the reopen's ratio metric
+// is its time over one first load's (the goal is at most 0.10).
+func BenchmarkReopen(b *testing.B) {
+	for _, name := range []string{"gen-trace-medium-reload.json.gz", "gen-trace-large.json.gz"} {
+		path := fixtures.Find("fixtures", "generated", name)
+		if path == "" {
+			continue // gen-trace-large is in the optional corpus only
+		}
+		b.Run(name+"/first", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := OpenFile(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/first+store", func(b *testing.B) {
+			opts := Options{Cache: cache.Dir{Path: b.TempDir()}}
+			for b.Loop() {
+				b.StopTimer()
+				os.RemoveAll(opts.Cache.Path)
+				b.StartTimer()
+				if _, err := opts.OpenFile(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/reopen", func(b *testing.B) {
+			opts := Options{Cache: cache.Dir{Path: b.TempDir()}}
+			// The first load's time is the mean of a few, the first of which writes the cache.
+			const firsts = 3
+			t0 := time.Now()
+			for range firsts {
+				if _, err := opts.OpenFile(path); err != nil {
+					b.Fatal(err)
+				}
+				os.RemoveAll(opts.Cache.Path)
+			}
+			firstNs := float64(time.Since(t0).Nanoseconds()) / firsts
+			if _, err := opts.OpenFile(path); err != nil {
+				b.Fatal(err)
+			}
+			t0 = time.Now()
+			n := 0
+			for b.Loop() {
+				var p core.Progress
+				if _, err := opts.Open(context.Background(), FromPath(path), &p); err != nil || p.Stage() != stageCache {
+					b.Fatalf("not reopened from the cache (%v)", err)
+				}
+				n++
+			}
+			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/float64(n)/firstNs, "ratio")
+		})
+	}
+}
+
+// TestBackgroundCacheWriteLeavesTheTraceFree writes the cache on another goroutine while the
+// caller adds warnings to the trace (as the timelines do); under -race this checks that the
+// writer reads only its snapshot. The written cache then serves the next open.
+func TestBackgroundCacheWriteLeavesTheTraceFree(t *testing.T) {
+	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz")
+	opts := Options{Cache: cache.Dir{Path: t.TempDir()}, Background: true}
+	tr, err := opts.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := tr.Warnings.Len()
+	for i := range 50 {
+		tr.Warnings.Addf("added while the cache is written %d", i)
+		tr.Strings.Intern(fmt.Sprintf("interned while the cache is written %d", i))
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		var p core.Progress
+		back, err := opts.Open(context.Background(), FromPath(path), &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Stage() == stageCache {
+			if back.Warnings.Len() != before {
+				t.Fatalf("the cache holds %d warnings, want the %d of the load", back.Warnings.Len(), before)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the background write never produced a cache entry")
+		}
 	}
 }

@@ -1,0 +1,358 @@
+package cache
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+	"unsafe"
+
+	"flamedesk/core"
+)
+
+// FormatVersion changes whenever the file layout below changes (the model's own changes are
+// caught by the schema fingerprint).
+const FormatVersion = 1
+
+// magic opens every cache file; a reader on a big-endian machine sees it reversed and misses.
+const magic = uint64(0x31454843_4b534446) // "FDSKCHE1" little-endian
+
+// DefaultMaxBytes bounds a cache directory: past it, the least recently used files go first.
+const DefaultMaxBytes = 2 << 30
+
+// suffix names cache files, so that eviction never touches anything else in the directory.
+const suffix = ".fdcache"
+
+// Key is what a cache entry was made from: the source file as it was when it was loaded.
+type Key struct {
+	Path    string // absolute
+	Size    int64
+	ModTime int64 // UnixNano
+}
+
+// KeyOf stats path.
+func KeyOf(path string) (Key, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Key{}, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return Key{}, err
+	}
+	return Key{Path: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// crcWriter checksums what passes through it.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+}
+
+func (c *crcWriter) Write(b []byte) (int, error) {
+	c.crc = crc32.Update(c.crc, castagnoli, b)
+	return c.w.Write(b)
+}
+
+// Write writes tr under key: a header (magic, format version, schema fingerprint, key), the body
+// of column blocks, and a trailer with the body's length and CRC-32C.
+func Write(w io.Writer, tr *core.Trace, key Key) error {
+	return Snapshot(tr).write(w, key)
+}
+
+// Snap is a trace frozen for writing: its string table and warnings copied as they are now, so
+// that it can be written on another goroutine while the layers above keep interning strings and
+// adding warnings to the trace (they never change its columns).
+type Snap struct {
+	trace    core.Trace
+	strings  []string
+	messages []string
+	counts   []int
+}
+
+// Snapshot freezes tr for writing; it copies no column.
+func Snapshot(tr *core.Trace) *Snap {
+	s := &Snap{trace: *tr}
+	if tr.Strings != nil {
+		list := tr.Strings.All()
+		s.strings = list[:len(list):len(list)]
+	}
+	msgs, counts := tr.Warnings.Entries()
+	s.messages = slices.Clone(msgs)
+	s.counts = counts
+	return s
+}
+
+func (s *Snap) write(w io.Writer, key Key) error {
+	if schemaErr != nil {
+		return schemaErr
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	head := &encoder{w: bw}
+	head.u64(magic)
+	head.u64(FormatVersion)
+	head.u64(schemaFingerprint)
+	head.str(key.Path)
+	head.u64(uint64(key.Size))
+	head.u64(uint64(key.ModTime))
+	if head.err != nil {
+		return head.err
+	}
+	sum := &crcWriter{w: bw}
+	body := &encoder{w: sum, snap: s}
+	body.value(reflect.ValueOf(&s.trace).Elem())
+	if body.err != nil {
+		return body.err
+	}
+	tail := &encoder{w: bw}
+	tail.u64(uint64(body.n))
+	tail.u64(uint64(sum.crc))
+	if tail.err != nil {
+		return tail.err
+	}
+	return bw.Flush()
+}
+
+// ErrMiss is wrapped by every reason a cache file cannot be used.
+var ErrMiss = errors.New("cache miss")
+
+// Decode reads a trace written by Write for key from data, which must start 8-byte aligned
+// (ReadFile's buffers do). The trace's columns alias data.
+func Decode(data []byte, key Key) (*core.Trace, error) {
+	if schemaErr != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMiss, schemaErr)
+	}
+	if len(data) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(data)))%8 != 0 {
+		return nil, fmt.Errorf("%w: unaligned buffer", ErrMiss)
+	}
+	d := &decoder{buf: data}
+	if d.u64() != magic || d.u64() != FormatVersion || d.u64() != schemaFingerprint {
+		return nil, fmt.Errorf("%w: another format", ErrMiss)
+	}
+	got := Key{Path: d.str(), Size: int64(d.u64()), ModTime: int64(d.u64())}
+	if d.err != nil || got != key {
+		return nil, fmt.Errorf("%w: stale (the file changed)", ErrMiss)
+	}
+	if len(data)-d.off < 16 {
+		return nil, fmt.Errorf("%w: truncated", ErrMiss)
+	}
+	trailer := data[len(data)-16:]
+	bodyLen := binary.LittleEndian.Uint64(trailer)
+	if bodyLen != uint64(len(data)-16-d.off) {
+		return nil, fmt.Errorf("%w: truncated", ErrMiss)
+	}
+	body := data[d.off : len(data)-16]
+	if uint64(crc32.Checksum(body, castagnoli)) != binary.LittleEndian.Uint64(trailer[8:]) {
+		return nil, fmt.Errorf("%w: checksum", ErrMiss)
+	}
+	return decodeBody(body)
+}
+
+// decodeBody reads the body blocks and checks that the columns agree in length.
+func decodeBody(body []byte) (*core.Trace, error) {
+	tr := new(core.Trace)
+	d := &decoder{buf: body}
+	d.value(reflect.ValueOf(tr).Elem())
+	if d.err == nil && d.off != len(body) {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMiss, d.err)
+	}
+	if err := consistent(tr); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMiss, err)
+	}
+	return tr, nil
+}
+
+// consistent checks that the columns of each table have one length, so that a damaged file that
+// slipped past the checksum still cannot make the layers above index out of range.
+func consistent(tr *core.Trace) error {
+	if tr.Strings == nil {
+		return errDamaged
+	}
+	if err := sameLengths(reflect.ValueOf(&tr.Events).Elem(), "AsyncIDs", "ArgsArena"); err != nil {
+		return err
+	}
+	arena := uint64(len(tr.Events.ArgsArena))
+	for _, a := range tr.Events.Args {
+		if uint64(a.Off)+uint64(a.Len) > arena {
+			return fmt.Errorf("args span %d+%d past the arena's %d bytes", a.Off, a.Len, arena)
+		}
+	}
+	for i := range tr.Tracks {
+		if err := sameLengths(reflect.ValueOf(&tr.Tracks[i]).Elem()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameLengths checks that every slice field of struct v but those named in except has one length.
+func sameLengths(v reflect.Value, except ...string) error {
+	n := -1
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Kind() != reflect.Slice || slices.Contains(except, v.Type().Field(i).Name) {
+			continue
+		}
+		if n < 0 {
+			n = f.Len()
+		} else if f.Len() != n {
+			return fmt.Errorf("%s.%s has %d entries, want %d", v.Type().Name(), v.Type().Field(i).Name, f.Len(), n)
+		}
+	}
+	return nil
+}
+
+// readAligned reads a whole file into an 8-byte-aligned buffer with one read.
+func readAligned(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	words := make([]uint64, (fi.Size()+7)/8)
+	buf := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), fi.Size())
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// Dir is a cache directory holding at most MaxBytes of cache files (DefaultMaxBytes when 0).
+type Dir struct {
+	Path     string
+	MaxBytes int64
+}
+
+// DefaultDir is the user's cache directory for flamedesk (e.g. ~/.cache/flamedesk on Linux).
+func DefaultDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "flamedesk"), nil
+}
+
+// entry is the cache file of the source with absolute path abs.
+func (c Dir) entry(abs string) string {
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(c.Path, hex.EncodeToString(sum[:16])+suffix)
+}
+
+// Load returns the cached trace of the source key names. A file that cannot be used (stale,
+// damaged, another version) is removed, so that the load that follows writes a fresh one.
+func (c Dir) Load(key Key) (*core.Trace, error) {
+	if c.Path == "" {
+		return nil, fmt.Errorf("%w: no cache directory", ErrMiss)
+	}
+	name := c.entry(key.Path)
+	data, err := readCacheFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMiss, err)
+	}
+	tr, err := Decode(data, key)
+	if err != nil {
+		os.Remove(name)
+		return nil, err
+	}
+	// The modification time of a cache file is its last use, which eviction goes by.
+	now := time.Now()
+	os.Chtimes(name, now, now)
+	return tr, nil
+}
+
+// Store writes tr as the cache of the source key names: into a temporary file renamed into place,
+// so that a reader never sees half a file, then evicts the least recently used files past the bound.
+func (c Dir) Store(key Key, tr *core.Trace) error {
+	return c.StoreSnapshot(key, Snapshot(tr))
+}
+
+// StoreSnapshot is Store of a snapshot, which may run on another goroutine than the trace's users.
+func (c Dir) StoreSnapshot(key Key, snap *Snap) error {
+	if c.Path == "" {
+		return fmt.Errorf("cache: no cache directory")
+	}
+	if err := os.MkdirAll(c.Path, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(c.Path, "write-*.tmp")
+	if err != nil {
+		return err
+	}
+	err = snap.write(tmp, key)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), c.entry(key.Path))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return c.evict()
+}
+
+// evict removes cache files, least recently used first, until the directory holds at most
+// MaxBytes, and temporary files left by a writer that died more than an hour ago.
+func (c Dir) evict() error {
+	limit := c.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	entries, err := os.ReadDir(c.Path)
+	if err != nil {
+		return err
+	}
+	type file struct {
+		name string
+		size int64
+		used time.Time
+	}
+	var files []file
+	var total int64
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		name := filepath.Join(c.Path, e.Name())
+		switch {
+		case strings.HasSuffix(e.Name(), ".tmp") && strings.HasPrefix(e.Name(), "write-"):
+			if time.Since(fi.ModTime()) > time.Hour {
+				os.Remove(name)
+			}
+		case strings.HasSuffix(e.Name(), suffix):
+			files = append(files, file{name, fi.Size(), fi.ModTime()})
+			total += fi.Size()
+		}
+	}
+	slices.SortFunc(files, func(a, b file) int { return a.used.Compare(b.used) })
+	for _, f := range files {
+		if total <= limit {
+			break
+		}
+		if err := os.Remove(f.name); err == nil {
+			total -= f.size
+		}
+	}
+	return nil
+}
