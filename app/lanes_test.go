@@ -1,11 +1,8 @@
 package app
 
 import (
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,15 +16,6 @@ import (
 // and a click on the Interactions header collapses the lane.
 func TestWindowShowsTheInteraction(t *testing.T) {
 	const name = "devtools-slow-interaction-keydown"
-	f, err := os.Open(fixtures.Path(t, "conformance", "golden", name+".timelines.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct {
 		Interactions []struct {
 			Type    string
@@ -35,9 +23,7 @@ func TestWindowShowsTheInteraction(t *testing.T) {
 			Level   *int
 		}
 	}
-	if err := json.NewDecoder(zr).Decode(&ref); err != nil {
-		t.Fatal(err)
-	}
+	fixtures.DecodeGzipJSON(t, &ref, "conformance", "golden", name+".timelines.json.gz")
 	best := -1
 	for i, in := range ref.Interactions {
 		if in.Level != nil && (best < 0 || in.Dur > ref.Interactions[best].Dur) {

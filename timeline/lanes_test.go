@@ -1,9 +1,6 @@
 package timeline
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -17,15 +14,6 @@ func goldenNetwork(t *testing.T, name string) []struct {
 	Level   int
 } {
 	t.Helper()
-	f, err := os.Open(fixtures.Path(t, "conformance", "golden", name+".timelines.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct {
 		Network []struct {
 			URL     string
@@ -33,9 +21,7 @@ func goldenNetwork(t *testing.T, name string) []struct {
 			Level   int
 		}
 	}
-	if err := json.NewDecoder(zr).Decode(&ref); err != nil {
-		t.Fatal(err)
-	}
+	fixtures.DecodeGzipJSON(t, &ref, "conformance", "golden", name+".timelines.json.gz")
 	return ref.Network
 }
 

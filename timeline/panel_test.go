@@ -1,9 +1,6 @@
 package timeline
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,24 +11,13 @@ import (
 // mainFrameNavigationURL reads, from a DevTools reference, the URL the main frame navigated to.
 func mainFrameNavigationURL(t *testing.T, name string) string {
 	t.Helper()
-	f, err := os.Open(fixtures.Path(t, "conformance", "golden", name+".timelines.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct {
 		Navigations []struct {
 			URL         string
 			IsMainFrame bool
 		}
 	}
-	if err := json.NewDecoder(zr).Decode(&ref); err != nil {
-		t.Fatal(err)
-	}
+	fixtures.DecodeGzipJSON(t, &ref, "conformance", "golden", name+".timelines.json.gz")
 	for _, n := range ref.Navigations {
 		if n.IsMainFrame {
 			return n.URL

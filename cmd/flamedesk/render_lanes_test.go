@@ -1,10 +1,7 @@
 package main
 
 import (
-	"compress/gzip"
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"flamedesk/internal/fixtures"
@@ -18,15 +15,6 @@ import (
 // put their lines through the chart.
 func TestRenderNetworkWaterfall(t *testing.T) {
 	const name = "devtools-web-dev"
-	f, err := os.Open(fixtures.Path(t, "conformance", "golden", name+".timelines.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct {
 		Bounds  struct{ Min, Max float64 }
 		Network []struct {
@@ -41,9 +29,7 @@ func TestRenderNetworkWaterfall(t *testing.T) {
 			}
 		}
 	}
-	if err := json.NewDecoder(zr).Decode(&ref); err != nil {
-		t.Fatal(err)
-	}
+	fixtures.DecodeGzipJSON(t, &ref, "conformance", "golden", name+".timelines.json.gz")
 	img := renderPNG(t, fixtures.Path(t, "fixtures", "upstream", name+".json.gz"), "--tracks", "network,timings")
 	x := func(ts float64) int {
 		return int(math.Floor((ts - ref.Bounds.Min) / (ref.Bounds.Max - ref.Bounds.Min) * 1600))
