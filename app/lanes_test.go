@@ -3,14 +3,17 @@ package app
 import (
 	"compress/gzip"
 	"encoding/json"
-	"fmt"
+	"image"
 	"math"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"gioui.org/io/key"
+
 	"flamedesk/internal/fixtures"
+	"flamedesk/render"
 	"flamedesk/timeline"
 )
 
@@ -111,31 +114,70 @@ func TestWindowShowsTheInteraction(t *testing.T) {
 	}
 }
 
-// A selected entry's details end with its Summary: its time by category, which adds up to the
-// entry's duration.
-func TestDetailsSummary(t *testing.T) {
+// A shift+drag selects a range; the Summary tab beside the trees gives the first thread's time in
+// it by category, as render.CategoryTimes finds it, with times adding up to the range and a bar
+// per category as long as its share.
+func TestSummaryTab(t *testing.T) {
 	h := newHarness(t, SourceFromPath(fixture(t, "generated", "gen-trace-small.json.gz")))
-	m := h.u.doc.model
-	ref := h.visibleEntry(func(r timeline.EntryRef) bool { return m.EntryEnd(r)-m.EntryStart(r) > 1000 })
-	h.click(h.entryPoint(ref), 0)
+	d := h.u.doc
+	c := &h.u.chart
+	y := c.origin.Y + c.rulerHeight + 40
+	h.drag(image.Pt(c.origin.X+c.size.X/4, y), image.Pt(c.origin.X+3*c.size.X/4, y), key.ModShift)
 	h.idle()
-	var pct float64
-	summary := false
-	for _, l := range h.u.panel.details.lines {
-		if l.label == "Summary" {
-			summary = true
-			continue
+	if !d.hasRange() {
+		t.Fatal("shift+drag selected no range")
+	}
+	// The pointer moves to the panel and rests before it clicks, as a person's would (a press in
+	// the same instant as the drag's release does not reach the tab).
+	h.move(h.u.panel.origin.Add(h.u.panel.treeArea.Min))
+	h.wait(300 * time.Millisecond)
+	tp := &h.u.panel.tree
+	if tp.showSummary {
+		t.Fatal("the Summary tab is open before its button is clicked")
+	}
+	h.click(h.u.panel.origin.Add(h.u.panel.treeArea.Min).Add(tp.summaryTab), 0)
+	h.idle()
+	if !tp.showSummary {
+		t.Fatalf("a click at the Summary tab (%v in the panel) did not open it", tp.summaryTab)
+	}
+	want := render.CategoryTimes(d.model, d.model.ShownTracks()[0], d.rangeStart, d.rangeEnd)
+	whole := d.rangeEnd - d.rangeStart
+	total := 0.0
+	for _, v := range want {
+		total += v
+	}
+	if math.Abs(total-whole) > 1e-6*whole {
+		t.Errorf("the categories add up to %.3f µs, the range is %.3f µs", total, whole)
+	}
+	v := &tp.summary
+	shown := 0
+	for cat, us := range want {
+		if us > 0 {
+			shown++
 		}
-		var ms, p float64
-		var unit string
-		if summary {
-			if _, err := fmt.Sscanf(strings.ReplaceAll(l.value, "(", ""), "%g %s %g%%", &ms, &unit, &p); err == nil {
-				pct += p
-			}
+		if v.sum.times[cat] != us {
+			t.Errorf("%v: the tab has %.3f µs, CategoryTimes %.3f µs", render.Category(cat), v.sum.times[cat], us)
 		}
 	}
-	if !summary || math.Abs(pct-100) > 0.5 {
-		t.Errorf("summary present %v, its shares add up to %.1f%%", summary, pct)
+	if len(v.rows) != shown || len(v.bars) != shown || shown == 0 {
+		t.Fatalf("%d rows and %d bars drawn for %d categories with time", len(v.rows), len(v.bars), shown)
+	}
+	// Each bar is as long as its share: the widths keep the times' proportions.
+	widest := v.bars[0].Dx()
+	for i, cat := range v.rows {
+		if i > 0 && want[cat] > want[v.rows[i-1]] {
+			t.Errorf("%v after %v: rows not largest first", cat, v.rows[i-1])
+		}
+		expect := float64(widest) * want[cat] / want[v.rows[0]]
+		if math.Abs(float64(v.bars[i].Dx())-expect) > 2 {
+			t.Errorf("%v: bar %d px wide, %.1f px for its share", cat, v.bars[i].Dx(), expect)
+		}
+	}
+	// The tree tab brings the table back.
+	h.click(h.u.panel.origin.Add(h.u.panel.treeArea.Min).Add(image.Pt(20, tp.summaryTab.Y)), 0)
+	h.idle()
+	if tp.showSummary {
+		t.Error("the Call tree tab did not close the Summary")
 	}
 }
 
