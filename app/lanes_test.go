@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"gioui.org/io/key"
+	"gioui.org/io/pointer"
 
 	"flamedesk/internal/fixtures"
 	"flamedesk/render"
@@ -212,5 +213,85 @@ func TestFilmstripPeek(t *testing.T) {
 			t.Fatalf("screenshot %d never decoded: images %d, failed %v, pending %v", want, len(d.film.images), d.film.failed, d.film.pending)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// The search's match count holds the lane items it finds (here a timing's name, counted in the
+// test from the lanes' labels) beside the entries.
+func TestSearchCountsLaneItems(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-timings-track.json.gz")))
+	m := h.u.doc.model
+	query := ""
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == timeline.LaneTimings {
+			for _, s := range m.Lanes[i].Label {
+				if len(s) >= 3 {
+					query = s
+					break
+				}
+			}
+		}
+	}
+	if query == "" {
+		t.Fatal("no timing with a name in the fixture")
+	}
+	inLanes := 0
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == timeline.LaneMemory {
+			continue
+		}
+		for _, s := range m.Lanes[i].Label {
+			if strings.Contains(strings.ToLower(s), strings.ToLower(query)) {
+				inLanes++
+			}
+		}
+	}
+	h.press("F", key.ModShortcut)
+	h.typeText(query)
+	h.idle()
+	d := h.u.doc
+	if d.search == nil {
+		t.Fatalf("no search for %q", query)
+	}
+	if len(d.laneMatches) != inLanes {
+		t.Errorf("%q: %d lane matches, the labels hold %d", query, len(d.laneMatches), inLanes)
+	}
+	if got, want := searchCount(d), plural(d.search.Len()+inLanes, "match", "matches"); got != want {
+		t.Errorf("%q: the count says %q, want %q (%d entries, %d lane items)", query, got, want, d.search.Len(), inLanes)
+	}
+}
+
+// A right-click on a lane's header hides it like a thread; the status bar counts it among the
+// hidden tracks, and its "Show hidden tracks" brings it back.
+func TestShowHiddenTracksShowsLanes(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-slow-interaction-keydown.json.gz")))
+	d := h.u.doc
+	m := d.model
+	lane := -1
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == timeline.LaneInteractions {
+			lane = i
+		}
+	}
+	if lane < 0 {
+		t.Fatal("no interactions lane")
+	}
+	before := d.hiddenTracks()
+	p := h.chartPoint(300, m.Lanes[lane].Y+2)
+	at := h.eventTime()
+	h.queue(pointerAt(pointer.Move, p, 0, 0, at),
+		pointerAt(pointer.Press, p, pointer.ButtonSecondary, 0, at),
+		pointerAt(pointer.Release, p, 0, 0, at+10*time.Millisecond))
+	h.idle()
+	if !m.Lanes[lane].Hidden || d.hiddenTracks() != before+1 {
+		t.Fatalf("after a right-click on its header the lane is hidden %v; hidden tracks %d (were %d)", m.Lanes[lane].Hidden, d.hiddenTracks(), before)
+	}
+	h.u.emit(showHiddenTracks{})
+	h.idle()
+	if m.Lanes[lane].Hidden || d.hiddenTracks() != 0 {
+		t.Errorf("Show hidden tracks left the lane hidden %v, %d hidden tracks", m.Lanes[lane].Hidden, d.hiddenTracks())
+	}
+	if d.memoryShown() {
+		t.Error("Show hidden tracks turned the memory graph on")
 	}
 }
