@@ -44,7 +44,7 @@ type (
 	}
 	// tracksChanged says the chart's tracks were collapsed, expanded, hidden or shown.
 	tracksChanged struct{}
-	// showHiddenTracks shows every hidden process and thread again.
+	// showHiddenTracks shows every hidden process, thread and lane again.
 	showHiddenTracks struct{}
 	// toggleMemory shows or hides the memory counters' graph.
 	toggleMemory struct{}
@@ -236,12 +236,12 @@ func (u *ui) startSearch(q string) {
 	}
 	if q == "" {
 		u.search.Cancel()
-		d.search, d.searchIndex = nil, -1
+		d.search, d.searchIndex, d.laneMatches = nil, -1, nil
 		u.chart.invalidate()
 		return
 	}
 	model := d.model
-	u.search.Start(func(ctx context.Context) (*timeline.SearchResult, error) {
-		return model.Search(q), ctx.Err()
+	u.search.Start(func(ctx context.Context) (searchFound, error) {
+		return searchFound{entries: model.Search(q), lanes: model.SearchLanes(q)}, ctx.Err()
 	})
 }

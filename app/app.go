@@ -109,7 +109,7 @@ type ui struct {
 	// appears at once instead of after the loader has taken every core.
 	pendingOpen *Source
 	dialog      task.Future[string]
-	search      task.Future[*timeline.SearchResult]
+	search      task.Future[searchFound]
 
 	doc *document
 	// banner is why the last open failed, shown over the document that stays open.
@@ -292,11 +292,12 @@ func (u *ui) poll() {
 	if path, err, ok := u.dialog.Poll(); ok {
 		u.dialogDone(path, err)
 	}
-	if r, _, ok := u.search.Poll(); ok && u.doc != nil {
+	if found, _, ok := u.search.Poll(); ok && u.doc != nil {
+		r := found.entries
 		if r != nil && r.Query == "" {
 			r = nil
 		}
-		u.doc.search, u.doc.searchIndex = r, -1
+		u.doc.search, u.doc.searchIndex, u.doc.laneMatches = r, -1, found.lanes
 		u.chart.invalidate()
 	}
 	u.requests.poll(u)

@@ -25,8 +25,15 @@ import (
 // background task; the table keeps showing the previous tree until the new one is ready, and a
 // newer build cancels an older one.
 type treePanel struct {
-	tabTree, tabBottomUp            widget.Clickable
-	inverted                        bool
+	tabTree, tabBottomUp widget.Clickable
+	inverted             bool
+	// showSummary puts the Summary tab (summary.go) in place of the tree table.
+	tabSummary  widget.Clickable
+	showSummary bool
+	summary     summaryView
+	// summaryTab is the middle of the Summary tab's button in the panel, as laid out in the last
+	// frame (for tests).
+	summaryTab                      image.Point
 	order                           calltree.Order
 	sortRunning, sortSelf, sortName widget.Clickable
 
@@ -415,10 +422,15 @@ var treeKeyNames = []key.Name{key.NameUpArrow, key.NameDownArrow, key.NameLeftAr
 
 func (p *treePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 	for p.tabTree.Clicked(gtx) {
+		p.showSummary = false
 		p.setView(false, p.order)
 	}
 	for p.tabBottomUp.Clicked(gtx) {
+		p.showSummary = false
 		p.setView(true, p.order)
+	}
+	for p.tabSummary.Clicked(gtx) {
+		p.showSummary = true
 	}
 	for p.sortRunning.Clicked(gtx) {
 		p.setView(p.inverted, calltree.ByRunning)
@@ -458,6 +470,12 @@ func (p *treePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 			return dims
 		}
 	}
+	if p.showSummary {
+		return layout.Flex{Axis: layout.Vertical}.Layout(gtx,
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) }),
+			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return p.summary.layout(gtx, e) }),
+		)
+	}
 	return layout.Flex{Axis: layout.Vertical}.Layout(gtx,
 		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) })),
 		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutCrumbs(gtx, e) })),
@@ -489,9 +507,26 @@ func (p *treePanel) layoutHeader(gtx layout.Context, e env) layout.Dimensions {
 		}
 	}
 	gap := layout.Rigid(layout.Spacer{Width: unit.Dp(4)}.Layout)
+	// x sums the widths of the buttons (and the 4 dp gaps) before the Summary tab, to find where it is.
+	x := gtx.Dp(4)
+	tree, bottomUp := !p.inverted && !p.showSummary, p.inverted && !p.showSummary
+	widthOf := func(c *widget.Clickable, s string, on bool) layout.FlexChild {
+		return layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+			if on {
+				s = "● " + s
+			}
+			dims := e.th.Button(gtx, c, s)
+			if c == &p.tabSummary {
+				p.summaryTab = image.Pt(x+dims.Size.X/2, gtx.Dp(4)+dims.Size.Y/2)
+			}
+			x += dims.Size.X + gtx.Dp(4)
+			return dims
+		})
+	}
 	return layout.Inset{Top: unit.Dp(4), Bottom: unit.Dp(2), Left: unit.Dp(4)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
 		return layout.Flex{Alignment: layout.Middle}.Layout(gtx,
-			tab(&p.tabTree, "Call tree", !p.inverted), gap, tab(&p.tabBottomUp, "Bottom-up", p.inverted),
+			widthOf(&p.tabTree, "Call tree", tree), gap, widthOf(&p.tabBottomUp, "Bottom-up", bottomUp), gap,
+			widthOf(&p.tabSummary, "Summary", p.showSummary),
 			layout.Rigid(layout.Spacer{Width: unit.Dp(12)}.Layout),
 			tab(&p.sortRunning, "Running", p.order == calltree.ByRunning), gap,
 			tab(&p.sortSelf, "Self", p.order == calltree.BySelf), gap,

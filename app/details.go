@@ -64,7 +64,7 @@ func (p *detailsPanel) layout(gtx layout.Context, e env) layout.Dimensions {
 		lane: d.laneSelected, hasLane: d.hasLaneSelected}
 	if k != p.key || p.lines == nil {
 		p.key = k
-		p.lines = append(describeSelection(d), summaryLines(d)...)
+		p.lines = describeSelection(d)
 		p.copied = ""
 		if len(p.clicks) < len(p.lines) {
 			p.clicks = make([]widget.Clickable, len(p.lines))

@@ -39,6 +39,9 @@ type document struct {
 	rangeStart, rangeEnd float64
 
 	search *timeline.SearchResult
+	// laneMatches are the lane items (request URLs, mark and measure names…) the search found;
+	// they count among its matches.
+	laneMatches []timeline.LaneRef
 	// highlight marks the calls of the function selected in the call tree.
 	highlight   *timeline.SearchResult
 	searchIndex int // the current match, -1 before the first Enter
@@ -141,7 +144,7 @@ func (d *document) setModel(m *timeline.Model) {
 	}
 	m.Relayout()
 	d.clearSelection()
-	d.search, d.searchIndex, d.highlight = nil, -1, nil
+	d.search, d.searchIndex, d.highlight, d.laneMatches = nil, -1, nil, nil
 }
 
 // stepSearch moves to the next (dir 1) or previous (dir -1) match; ok is false when there is none.
@@ -183,9 +186,15 @@ func (d *document) bringIntoView(ref timeline.EntryRef) {
 	}
 }
 
-// hiddenTracks counts the threads hidden on their own or with their process.
+// hiddenTracks counts the threads hidden on their own or with their process, and the lanes
+// hidden from their header (the memory graph, which the toolbar switches, is not counted).
 func (d *document) hiddenTracks() int {
 	n := 0
+	for i := range d.model.Lanes {
+		if d.model.Lanes[i].Hidden && i != d.memoryLane() {
+			n++
+		}
+	}
 	for i := range d.model.Tracks {
 		if d.model.Tracks[i].Hidden || d.model.Groups[d.model.Tracks[i].Group].Hidden {
 			n++
@@ -194,8 +203,13 @@ func (d *document) hiddenTracks() int {
 	return n
 }
 
-// showHiddenTracks shows every hidden process and thread again.
+// showHiddenTracks shows every hidden process, thread and lane again, the memory graph aside.
 func (d *document) showHiddenTracks() {
+	for i := range d.model.Lanes {
+		if d.model.Lanes[i].Hidden && i != d.memoryLane() {
+			d.model.SetLaneHidden(i, false)
+		}
+	}
 	for g := range d.model.Groups {
 		d.model.SetGroupHidden(g, false)
 	}

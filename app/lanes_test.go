@@ -1,13 +1,17 @@
 package app
 
 import (
-	"fmt"
+	"image"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"gioui.org/io/key"
+	"gioui.org/io/pointer"
+
 	"flamedesk/internal/fixtures"
+	"flamedesk/render"
 	"flamedesk/timeline"
 )
 
@@ -97,31 +101,70 @@ func TestWindowShowsTheInteraction(t *testing.T) {
 	}
 }
 
-// A selected entry's details end with its Summary: its time by category, which adds up to the
-// entry's duration.
-func TestDetailsSummary(t *testing.T) {
+// A shift+drag selects a range; the Summary tab beside the trees gives the first thread's time in
+// it by category, as render.CategoryTimes finds it, with times adding up to the range and a bar
+// per category as long as its share.
+func TestSummaryTab(t *testing.T) {
 	h := newHarness(t, SourceFromPath(fixture(t, "generated", "gen-trace-small.json.gz")))
-	m := h.u.doc.model
-	ref := h.visibleEntry(func(r timeline.EntryRef) bool { return m.EntryEnd(r)-m.EntryStart(r) > 1000 })
-	h.click(h.entryPoint(ref), 0)
+	d := h.u.doc
+	c := &h.u.chart
+	y := c.origin.Y + c.rulerHeight + 40
+	h.drag(image.Pt(c.origin.X+c.size.X/4, y), image.Pt(c.origin.X+3*c.size.X/4, y), key.ModShift)
 	h.idle()
-	var pct float64
-	summary := false
-	for _, l := range h.u.panel.details.lines {
-		if l.label == "Summary" {
-			summary = true
-			continue
+	if !d.hasRange() {
+		t.Fatal("shift+drag selected no range")
+	}
+	// The pointer moves to the panel and rests before it clicks, as a person's would (a press in
+	// the same instant as the drag's release does not reach the tab).
+	h.move(h.u.panel.origin.Add(h.u.panel.treeArea.Min))
+	h.wait(300 * time.Millisecond)
+	tp := &h.u.panel.tree
+	if tp.showSummary {
+		t.Fatal("the Summary tab is open before its button is clicked")
+	}
+	h.click(h.u.panel.origin.Add(h.u.panel.treeArea.Min).Add(tp.summaryTab), 0)
+	h.idle()
+	if !tp.showSummary {
+		t.Fatalf("a click at the Summary tab (%v in the panel) did not open it", tp.summaryTab)
+	}
+	want := render.CategoryTimes(d.model, d.model.ShownTracks()[0], d.rangeStart, d.rangeEnd)
+	whole := d.rangeEnd - d.rangeStart
+	total := 0.0
+	for _, v := range want {
+		total += v
+	}
+	if math.Abs(total-whole) > 1e-6*whole {
+		t.Errorf("the categories add up to %.3f µs, the range is %.3f µs", total, whole)
+	}
+	v := &tp.summary
+	shown := 0
+	for cat, us := range want {
+		if us > 0 {
+			shown++
 		}
-		var ms, p float64
-		var unit string
-		if summary {
-			if _, err := fmt.Sscanf(strings.ReplaceAll(l.value, "(", ""), "%g %s %g%%", &ms, &unit, &p); err == nil {
-				pct += p
-			}
+		if v.sum.times[cat] != us {
+			t.Errorf("%v: the tab has %.3f µs, CategoryTimes %.3f µs", render.Category(cat), v.sum.times[cat], us)
 		}
 	}
-	if !summary || math.Abs(pct-100) > 0.5 {
-		t.Errorf("summary present %v, its shares add up to %.1f%%", summary, pct)
+	if len(v.rows) != shown || len(v.bars) != shown || shown == 0 {
+		t.Fatalf("%d rows and %d bars drawn for %d categories with time", len(v.rows), len(v.bars), shown)
+	}
+	// Each bar is as long as its share: the widths keep the times' proportions.
+	widest := v.bars[0].Dx()
+	for i, cat := range v.rows {
+		if i > 0 && want[cat] > want[v.rows[i-1]] {
+			t.Errorf("%v after %v: rows not largest first", cat, v.rows[i-1])
+		}
+		expect := float64(widest) * want[cat] / want[v.rows[0]]
+		if math.Abs(float64(v.bars[i].Dx())-expect) > 2 {
+			t.Errorf("%v: bar %d px wide, %.1f px for its share", cat, v.bars[i].Dx(), expect)
+		}
+	}
+	// The tree tab brings the table back.
+	h.click(h.u.panel.origin.Add(h.u.panel.treeArea.Min).Add(image.Pt(20, tp.summaryTab.Y)), 0)
+	h.idle()
+	if tp.showSummary {
+		t.Error("the Call tree tab did not close the Summary")
 	}
 }
 
@@ -156,5 +199,85 @@ func TestFilmstripPeek(t *testing.T) {
 			t.Fatalf("screenshot %d never decoded: images %d, failed %v, pending %v", want, len(d.film.images), d.film.failed, d.film.pending)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// The search's match count holds the lane items it finds (here a timing's name, counted in the
+// test from the lanes' labels) beside the entries.
+func TestSearchCountsLaneItems(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-timings-track.json.gz")))
+	m := h.u.doc.model
+	query := ""
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == timeline.LaneTimings {
+			for _, s := range m.Lanes[i].Label {
+				if len(s) >= 3 {
+					query = s
+					break
+				}
+			}
+		}
+	}
+	if query == "" {
+		t.Fatal("no timing with a name in the fixture")
+	}
+	inLanes := 0
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == timeline.LaneMemory {
+			continue
+		}
+		for _, s := range m.Lanes[i].Label {
+			if strings.Contains(strings.ToLower(s), strings.ToLower(query)) {
+				inLanes++
+			}
+		}
+	}
+	h.press("F", key.ModShortcut)
+	h.typeText(query)
+	h.idle()
+	d := h.u.doc
+	if d.search == nil {
+		t.Fatalf("no search for %q", query)
+	}
+	if len(d.laneMatches) != inLanes {
+		t.Errorf("%q: %d lane matches, the labels hold %d", query, len(d.laneMatches), inLanes)
+	}
+	if got, want := searchCount(d), plural(d.search.Len()+inLanes, "match", "matches"); got != want {
+		t.Errorf("%q: the count says %q, want %q (%d entries, %d lane items)", query, got, want, d.search.Len(), inLanes)
+	}
+}
+
+// A right-click on a lane's header hides it like a thread; the status bar counts it among the
+// hidden tracks, and its "Show hidden tracks" brings it back.
+func TestShowHiddenTracksShowsLanes(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-slow-interaction-keydown.json.gz")))
+	d := h.u.doc
+	m := d.model
+	lane := -1
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == timeline.LaneInteractions {
+			lane = i
+		}
+	}
+	if lane < 0 {
+		t.Fatal("no interactions lane")
+	}
+	before := d.hiddenTracks()
+	p := h.chartPoint(300, m.Lanes[lane].Y+2)
+	at := h.eventTime()
+	h.queue(pointerAt(pointer.Move, p, 0, 0, at),
+		pointerAt(pointer.Press, p, pointer.ButtonSecondary, 0, at),
+		pointerAt(pointer.Release, p, 0, 0, at+10*time.Millisecond))
+	h.idle()
+	if !m.Lanes[lane].Hidden || d.hiddenTracks() != before+1 {
+		t.Fatalf("after a right-click on its header the lane is hidden %v; hidden tracks %d (were %d)", m.Lanes[lane].Hidden, d.hiddenTracks(), before)
+	}
+	h.u.emit(showHiddenTracks{})
+	h.idle()
+	if m.Lanes[lane].Hidden || d.hiddenTracks() != 0 {
+		t.Errorf("Show hidden tracks left the lane hidden %v, %d hidden tracks", m.Lanes[lane].Hidden, d.hiddenTracks())
+	}
+	if d.memoryShown() {
+		t.Error("Show hidden tracks turned the memory graph on")
 	}
 }

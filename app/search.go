@@ -8,6 +8,8 @@ import (
 	"gioui.org/unit"
 	"gioui.org/widget"
 	"gioui.org/widget/material"
+
+	"flamedesk/timeline"
 )
 
 // searchBox is the toolbar's search field. The search itself is a background task of the window
@@ -75,11 +77,7 @@ func (s *searchBox) layout(gtx layout.Context, e env) layout.Dimensions {
 	}
 	count := ""
 	if d := e.doc; d != nil && d.search != nil {
-		if d.searchIndex >= 0 {
-			count = fmt.Sprintf("%d / %d", d.searchIndex+1, d.search.Len())
-		} else {
-			count = plural(d.search.Len(), "match", "matches")
-		}
+		count = searchCount(d)
 	}
 	return layout.Flex{Alignment: layout.Middle}.Layout(gtx,
 		layout.Rigid(func(gtx layout.Context) layout.Dimensions {
@@ -103,4 +101,24 @@ func (s *searchBox) layout(gtx layout.Context, e env) layout.Dimensions {
 		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &s.prev, "◄") }),
 		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &s.next, "►") }),
 	)
+}
+
+// searchCount is the search's match count: entries and lane items together, or while stepping
+// through the entries, the current one of them and how many more the lanes hold.
+func searchCount(d *document) string {
+	lanes := len(d.laneMatches)
+	if d.searchIndex < 0 {
+		return plural(d.search.Len()+lanes, "match", "matches")
+	}
+	count := fmt.Sprintf("%d / %d", d.searchIndex+1, d.search.Len())
+	if lanes > 0 {
+		count += fmt.Sprintf(" · %d in lanes", lanes)
+	}
+	return count
+}
+
+// searchFound is what a background search finds: the matching entries and lane items.
+type searchFound struct {
+	entries *timeline.SearchResult
+	lanes   []timeline.LaneRef
 }
