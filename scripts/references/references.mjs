@@ -8,10 +8,13 @@
 //
 // For FILE = NAME.json.gz, NAME.cpuprofile, ... it writes DIR/STEM.devtools.json.gz (per thread
 // the engine's tree in pre-order, per profile the assembled chunks and the CPU profile model) and,
-// for traces, DIR/STEM.lighthouse.json.gz (per profile the naive and the task-refined B/E events).
-// --refresh remakes the references DIR already holds, each from the fixture of the same stem
-// below FIXTURES_DIR/*/. A file the engine refuses gets no .devtools reference; the Go tests read that absence as "open
-// it anyway". The member order matters to the Go readers: "input" comes first, "profiles" last.
+// for traces, DIR/STEM.lighthouse.json.gz (per profile the naive and the task-refined B/E events)
+// and DIR/STEM.timelines.json.gz (the tracks beside the flame charts: see timelines.mjs).
+// --refresh remakes the .devtools and .lighthouse references DIR already holds, each from the
+// fixture of the same stem below FIXTURES_DIR/*/, and every such trace's .timelines reference.
+// --timelines-json writes only DIR/STEM.timelines.json, uncompressed. A file the engine refuses
+// gets no .devtools or .timelines reference; the Go tests read that absence as "open it anyway".
+// The member order matters to the Go readers: "input" comes first, "profiles" last.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
