@@ -165,7 +165,9 @@ fuzz:
 # Node 20+ and npm; the tests themselves never need Node).
 references:
 	cd scripts/references && npm ci --no-audit --no-fund && \
-	  node --max-old-space-size=6000 references.mjs --refresh --out ../../testdata/conformance/golden ../../testdata/fixtures
+	  node --max-old-space-size=6000 references.mjs --refresh --out ../../testdata/conformance/golden ../../testdata/fixtures && \
+	  node references.mjs --timelines-json --out ../../core/timelines/testdata \
+	    ../../core/timelines/testdata/edge-kinds.json ../../core/timelines/testdata/many-stamps.json
 
 clean:
 	rm -rf bin dist

@@ -8,15 +8,20 @@
 //
 // For FILE = NAME.json.gz, NAME.cpuprofile, ... it writes DIR/STEM.devtools.json.gz (per thread
 // the engine's tree in pre-order, per profile the assembled chunks and the CPU profile model) and,
-// for traces, DIR/STEM.lighthouse.json.gz (per profile the naive and the task-refined B/E events).
-// --refresh remakes the references DIR already holds, each from the fixture of the same stem
-// below FIXTURES_DIR/*/. A file the engine refuses gets no .devtools reference; the Go tests read that absence as "open
-// it anyway". The member order matters to the Go readers: "input" comes first, "profiles" last.
+// for traces, DIR/STEM.lighthouse.json.gz (per profile the naive and the task-refined B/E events)
+// and DIR/STEM.timelines.json.gz (the tracks beside the flame charts: see timelines.mjs).
+// --refresh remakes the .devtools and .lighthouse references DIR already holds, each from the
+// fixture of the same stem below FIXTURES_DIR/*/, and every such trace's .timelines reference.
+// --timelines-json writes only DIR/STEM.timelines.json, uncompressed. A file the engine refuses
+// gets no .devtools or .timelines reference; the Go tests read that absence as "open it anyway".
+// The member order matters to the Go readers: "input" comes first, "profiles" last.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import {pipeline} from 'node:stream/promises';
 import {Readable} from 'node:stream';
+import {spawnSync} from 'node:child_process';
+import {fileURLToPath} from 'node:url';
 
 import * as Trace from '@paulirish/trace_engine';
 import {polyfillDOMRect} from '@paulirish/trace_engine/analyze-trace.mjs';
@@ -24,6 +29,7 @@ import log from 'lighthouse-logger';
 import {TraceProcessor} from 'lighthouse/core/lib/tracehouse/trace-processor.js';
 import {MainThreadTasks} from 'lighthouse/core/lib/tracehouse/main-thread-tasks.js';
 import {CpuProfileModel} from 'lighthouse/core/lib/tracehouse/cpu-profile-model.js';
+import {timelinesOf} from './timelines.mjs';
 
 const ENGINE = '@paulirish/trace_engine 0.0.65';
 const LIGHTHOUSE = 'lighthouse 13.5.0';
@@ -140,7 +146,7 @@ async function devtools(doc, kind) {
   }
   const parsed = model.parsedTrace()?.data;
   if (!parsed) throw new Error('the engine made no model');
-  return {threads: threadsOf(parsed), profiles: profilesOf(parsed)};
+  return {parsed, threads: () => threadsOf(parsed), profiles: () => profilesOf(parsed)};
 }
 
 // ---- Lighthouse -------------------------------------------------------------------------------
@@ -278,7 +284,8 @@ function refreshList(fixtureDirs, outDir) {
       if (!sub.isDirectory()) continue;
       for (const name of fs.readdirSync(path.join(dir, sub.name)).sort()) {
         const kinds = ['devtools', 'lighthouse'].filter(k => have.has(`${stemOf(name)}.${k}.json.gz`));
-        if (kinds.length) out.push({file: path.join(dir, sub.name, name), kinds});
+        // every trace with a reference gets its timelines too (the engine may still refuse it)
+        if (kinds.length) out.push({file: path.join(dir, sub.name, name), kinds: [...kinds, 'timelines']});
       }
     }
   }
@@ -288,19 +295,39 @@ function refreshList(fixtureDirs, outDir) {
 async function main(argv) {
   let outDir = '.';
   let refresh = false;
+  let timelinesJSON = false;
+  let kindsArg = null;
   const args = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--out') outDir = argv[++i];
     else if (argv[i] === '--refresh') refresh = true;
+    else if (argv[i] === '--timelines-json') timelinesJSON = true;
+    else if (argv[i] === '--kinds') kindsArg = argv[++i].split(',');
     else args.push(argv[i]);
   }
   if (!args.length) {
     process.stderr.write('usage: node references.mjs [--out DIR] FILE...\n' +
-      '       node references.mjs --refresh --out DIR FIXTURES_DIR...   (remakes the references DIR has)\n');
+      '       node references.mjs --refresh --out DIR FIXTURES_DIR...   (remakes the references DIR has)\n' +
+      '       node references.mjs --timelines-json [--out DIR] TRACE...   (only STEM.timelines.json, plain)\n');
     process.exit(2);
   }
-  const jobs = refresh ? refreshList(args, outDir) : args.map(file => ({file, kinds: ['devtools', 'lighthouse']}));
+  const allKinds = timelinesJSON ? ['timelines'] : ['devtools', 'lighthouse', 'timelines'];
+  const jobs = refresh ? refreshList(args, outDir) : args.map(file => ({file, kinds: kindsArg ?? allKinds}));
   fs.mkdirSync(outDir, {recursive: true});
+  // The engine's handlers are module state that one parse does not wholly reset (Meta's mainFrameId
+  // outlives it in 0.0.65), so each file gets a fresh process: its references then do not depend
+  // on which files were read before it.
+  if (jobs.length > 1) {
+    let failed = 0;
+    for (const {file, kinds} of jobs) {
+      const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url),
+        ...(timelinesJSON ? ['--timelines-json'] : []), '--kinds', kinds.join(','), '--out', outDir, file],
+      {stdio: 'inherit'});
+      if (r.status !== 0) failed++;
+    }
+    if (failed) process.exit(1);
+    return;
+  }
   for (const {file, kinds} of jobs) {
     const t0 = Date.now();
     const name = path.basename(file);
@@ -308,14 +335,29 @@ async function main(argv) {
     const doc = readJSON(file);
     const kind = kindOf(doc);
     const made = [];
-    if (kind !== 'other' && kinds.includes('devtools')) {
+    const wantTimelines = kind === 'trace' && kinds.includes('timelines');
+    if (kind !== 'other' && (kinds.includes('devtools') || wantTimelines)) {
+      let d = null;
       try {
-        const d = await devtools(doc, kind);
-        await writeGzipJSON(path.join(outDir, `${stem}.devtools.json.gz`),
-            {tool: 'flamedesk references', engine: ENGINE, input: {file: name}}, [['threads', d.threads], ['profiles', d.profiles]]);
-        made.push('devtools');
+        d = await devtools(doc, kind);
       } catch (err) {
-        process.stderr.write(`${name}: the DevTools engine refused it (${err.message}): no .devtools reference\n`);
+        process.stderr.write(`${name}: the DevTools engine refused it (${err.message}): no .devtools or .timelines reference\n`);
+      }
+      if (d && kinds.includes('devtools')) {
+        await writeGzipJSON(path.join(outDir, `${stem}.devtools.json.gz`),
+            {tool: 'flamedesk references', engine: ENGINE, input: {file: name}}, [['threads', d.threads()], ['profiles', d.profiles()]]);
+        made.push('devtools');
+      }
+      if (d && wantTimelines) {
+        const events = eventsOf(doc).events.length;
+        const tl = timelinesOf(d.parsed, {tool: 'flamedesk references', engine: ENGINE, input: {file: name, events}});
+        if (timelinesJSON) {
+          fs.writeFileSync(path.join(outDir, `${stem}.timelines.json`), JSON.stringify(tl) + '\n');
+        } else {
+          await pipeline(Readable.from([JSON.stringify(tl) + '\n']), zlib.createGzip({level: 9}),
+              fs.createWriteStream(path.join(outDir, `${stem}.timelines.json.gz`)));
+        }
+        made.push('timelines');
       }
     }
     if (kind === 'trace' && kinds.includes('lighthouse')) {

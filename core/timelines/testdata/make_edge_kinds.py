@@ -5,9 +5,8 @@ with an id2, console.timeStamp ranges by name, extension tracks with integer-lik
 nested interactions, layout-shift windows across a navigation, modern and legacy screenshots, a
 non-composited animation, memory counters and a few frames.
 
-Its reference, edge-kinds.timelines.json, is the DevTools engine's own output:
-    node shared/oracle/devtools-timelines.mjs edge-kinds.json --out edge-kinds.timelines.json
-(run from a copy of shared/oracle after `npm ci`)."""
+Its reference, edge-kinds.timelines.json, is the DevTools engine's own output, remade by
+`make references` (scripts/references/references.mjs --timelines-json)."""
 import base64
 import json
 

@@ -2,8 +2,8 @@
 """Writes many-stamps.json: 150 console.timeStamp entries and 90 performance.measure calls whose
 spans tie across custom tracks, so that the engine's User Timing order depends on V8's sort of
 more than 64 items (TimSort runs and merges, not only insertion). Its reference,
-many-stamps.timelines.json, is the DevTools engine's output:
-    node shared/oracle/devtools-timelines.mjs many-stamps.json --out many-stamps.timelines.json"""
+many-stamps.timelines.json, is the DevTools engine's output, remade by `make references`
+(scripts/references/references.mjs --timelines-json)."""
 import json
 import random
 
