@@ -103,6 +103,9 @@ func (u *ui) apply(gtx layout.Context, a action) {
 	case openDialog:
 		u.toolbar.closeRecent()
 		u.openDialog()
+	case chooseMapsFolder:
+		u.toolbar.closeRecent()
+		u.chooseSourceMaps()
 	case cancelLoad:
 		u.cancelLoad()
 	case toggleRecent:

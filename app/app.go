@@ -110,6 +110,8 @@ type ui struct {
 	pendingOpen *Source
 	dialog      task.Future[string]
 	search      task.Future[searchFound]
+	// mapsFor is the file whose source maps folder the dialog is choosing; "" while it opens a file.
+	mapsFor string
 
 	doc *document
 	// banner is why the last open failed, shown over the document that stays open.

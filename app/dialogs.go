@@ -22,13 +22,20 @@ func (u *ui) openDialog() {
 	if show == nil {
 		show = dialog.Open
 	}
+	u.mapsFor = ""
 	u.dialog.Start(func(ctx context.Context) (string, error) { return show(ctx, opts) })
 }
 
 // dialogDone opens the chosen file once the dialog has closed; Cancel changes nothing.
 func (u *ui) dialogDone(path string, err error) {
+	mapsFor := u.mapsFor
+	u.mapsFor = ""
 	switch {
 	case errors.Is(err, dialog.ErrCancelled):
+	case err != nil && mapsFor != "":
+		u.banner = "The folder dialog failed: " + err.Error()
+	case mapsFor != "" && path != "":
+		u.mapsFolderChosen(mapsFor, path)
 	case err != nil:
 		u.banner = "The open dialog failed: " + err.Error()
 	case path != "":

@@ -18,6 +18,11 @@ const toolbarHeight = 36 // dp
 // switches, search, the theme and help.
 type toolbar struct {
 	open, recentBtn, wheel, timing, names, theme, help widget.Clickable
+	// sourceMaps chooses the folder of the open file's source maps (mapsdialog.go).
+	sourceMaps widget.Clickable
+	// mapsShown caches offersSourceMaps for mapsOf, which scans the trace's frames.
+	mapsOf    *document
+	mapsShown bool
 	// diffColours is shown only while a second profile is open for comparison.
 	diffColours widget.Clickable
 	memory      widget.Clickable
@@ -63,6 +68,12 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 	for t.timing.Clicked(gtx) {
 		s.Refined = !s.Refined
 		e.emit(changeSettings{settings: s})
+	}
+	for t.sourceMaps.Clicked(gtx) {
+		e.emit(chooseMapsFolder{})
+	}
+	if t.mapsOf != e.doc {
+		t.mapsOf, t.mapsShown = e.doc, e.doc.offersSourceMaps()
 	}
 	for t.names.Clicked(gtx) {
 		s.GeneratedNames = !s.GeneratedNames
@@ -151,6 +162,14 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 			gap,
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.timing, timing) }),
 			gap,
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				if !t.mapsShown {
+					return layout.Dimensions{}
+				}
+				return layout.Inset{Right: unit.Dp(6)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+					return e.th.Button(gtx, &t.sourceMaps, "Source maps…")
+				})
+			}),
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 				if !e.doc.hasOriginalNames() {
 					return layout.Dimensions{}

@@ -20,6 +20,7 @@ type browser struct {
 	entries   []browseEntry
 	selected  int    // index into entries, -1 for none
 	problem   string // the last error to show the user, "" for none
+	folders   bool   // choosing a folder: only folders are listed
 }
 
 type browseEntry struct {
@@ -28,11 +29,12 @@ type browseEntry struct {
 }
 
 // newBrowser opens a browser on dir, or on the working directory when dir is empty or unreadable.
-func newBrowser(dir string, filters []Filter) *browser {
+// With folders it lists folders only, for choosing one.
+func newBrowser(dir string, filters []Filter, folders bool) *browser {
 	if len(filters) == 0 {
 		filters = []Filter{{Name: "All files", Patterns: []string{"*"}}}
 	}
-	b := &browser{filters: filters, selected: -1}
+	b := &browser{filters: filters, selected: -1, folders: folders}
 	if dir == "" || b.chdir(dir) != nil {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -52,7 +54,11 @@ func (b *browser) filter() Filter { return b.filters[b.filterIdx] }
 // chdir shows another folder; on failure the browser keeps the folder it had.
 func (b *browser) chdir(dir string) error {
 	dir = filepath.Clean(dir)
-	entries, err := readBrowseEntries(dir, b.filter())
+	filter := b.filter()
+	if b.folders {
+		filter = Filter{Name: "Folders"}
+	}
+	entries, err := readBrowseEntries(dir, filter)
 	if err != nil {
 		return err
 	}
@@ -110,8 +116,20 @@ func (b *browser) submit(typed string) string {
 	case info.IsDir():
 		b.setProblem(b.chdir(p))
 		return ""
+	case b.folders:
+		b.problem = fmt.Sprintf("%s is not a folder", p)
+		return ""
 	}
 	return p
+}
+
+// chooseFolder is the folder a folder browser's "Choose this folder" picks: the selected folder
+// if a row is selected, else the folder shown.
+func (b *browser) chooseFolder() string {
+	if b.selected >= 0 && b.selected < len(b.entries) && b.entries[b.selected].dir {
+		return filepath.Join(b.dir, b.entries[b.selected].name)
+	}
+	return b.dir
 }
 
 // move changes the selection by delta rows, staying within the list.

@@ -56,7 +56,7 @@ func entryNames(b *browser) []string {
 
 func TestBrowserListsFoldersThenMatchingFiles(t *testing.T) {
 	root := browseTree(t)
-	b := newBrowser(root, TraceFilters)
+	b := newBrowser(root, TraceFilters, false)
 	if b.dir != root || b.problem != "" {
 		t.Fatalf("browser opened %q (problem %q), want %q", b.dir, b.problem, root)
 	}
@@ -77,7 +77,7 @@ func TestBrowserListsFoldersThenMatchingFiles(t *testing.T) {
 
 func TestBrowserActivateAndSubmit(t *testing.T) {
 	root := browseTree(t)
-	b := newBrowser(root, TraceFilters)
+	b := newBrowser(root, TraceFilters, false)
 
 	i := slices.Index(entryNames(b), "linked.cpuprofile.gz")
 	if got := b.activate(i); got != filepath.Join(root, "linked.cpuprofile.gz") {
@@ -121,7 +121,7 @@ func TestBrowserActivateAndSubmit(t *testing.T) {
 
 func TestBrowserSubmitEmptyOpensSelection(t *testing.T) {
 	root := browseTree(t)
-	b := newBrowser(root, TraceFilters)
+	b := newBrowser(root, TraceFilters, false)
 	if got := b.submit(""); got != "" {
 		t.Errorf("Enter with nothing typed or selected chose %q", got)
 	}
@@ -144,7 +144,7 @@ func TestBrowserFallsBackToWorkingDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, dir := range []string{"", filepath.Join(t.TempDir(), "missing")} {
-		if b := newBrowser(dir, nil); b.dir != wd || len(b.filters) != 1 {
+		if b := newBrowser(dir, nil, false); b.dir != wd || len(b.filters) != 1 {
 			t.Errorf("newBrowser(%q) shows %q with %d filters, want %q with one", dir, b.dir, len(b.filters), wd)
 		}
 	}
@@ -160,7 +160,7 @@ func TestBrowserKeepsFolderItCannotEnter(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(locked, 0o755) })
-	b := newBrowser(root, TraceFilters)
+	b := newBrowser(root, TraceFilters, false)
 	b.activate(0)
 	if b.dir != root || b.problem == "" {
 		t.Errorf("entering an unreadable folder: shows %q, problem %q", b.dir, b.problem)
@@ -184,5 +184,27 @@ func TestResolveTyped(t *testing.T) {
 		if got := resolveTyped(base, typed); got != want {
 			t.Errorf("resolveTyped(%q) = %q, want %q", typed, got, want)
 		}
+	}
+}
+
+func TestFolderBrowserListsAndChoosesFolders(t *testing.T) {
+	root := browseTree(t)
+	b := newBrowser(root, TraceFilters, true)
+	want := []string{"A-old/", "b-runs/", "to-runs/"}
+	if got := entryNames(b); !slices.Equal(got, want) {
+		t.Errorf("folder browser lists %q, want only the folders %q", got, want)
+	}
+	if got := b.chooseFolder(); got != root {
+		t.Errorf("with nothing selected chooseFolder = %q, want the folder shown %q", got, root)
+	}
+	b.selected = 1
+	if got, want := b.chooseFolder(), filepath.Join(root, "b-runs"); got != want {
+		t.Errorf("with b-runs selected chooseFolder = %q, want %q", got, want)
+	}
+	if p := b.submit("trace.json.gz"); p != "" || !strings.Contains(b.problem, "not a folder") {
+		t.Errorf("typing a file's name in a folder browser chose %q (problem %q), want a 'not a folder' problem", p, b.problem)
+	}
+	if p := b.submit("A-old"); p != "" || b.dir != filepath.Join(root, "A-old") {
+		t.Errorf("typing a folder's name should enter it: chose %q, shows %q", p, b.dir)
 	}
 }

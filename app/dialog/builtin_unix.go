@@ -83,7 +83,7 @@ func newBrowserUI(opts Options) *browserUI {
 	th := material.NewTheme()
 	th.Shaper = text.NewShaper(text.NoSystemFonts(), text.WithCollection(gofont.Collection()))
 	th.TextSize = 14
-	ui := &browserUI{b: newBrowser(opts.Dir, opts.Filters), theme: th}
+	ui := &browserUI{b: newBrowser(opts.Dir, opts.Filters, opts.Folder), theme: th}
 	ui.path.SingleLine = true
 	ui.path.Submit = true
 	ui.list.Axis = layout.Vertical
@@ -149,12 +149,16 @@ func (ui *browserUI) layout(gtx layout.Context) (string, bool) {
 			}),
 			layout.Rigid(layout.Spacer{Height: unit.Dp(6)}.Layout),
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				showFilter, openLabel := layout.Rigid(material.Button(th, &ui.filter, "Show: "+ui.b.filter().Name).Layout), "Open"
+				if ui.b.folders {
+					showFilter, openLabel = layout.Rigid(layout.Spacer{}.Layout), "Choose this folder"
+				}
 				return layout.Flex{Alignment: layout.Middle}.Layout(gtx,
-					layout.Rigid(material.Button(th, &ui.filter, "Show: "+ui.b.filter().Name).Layout),
+					showFilter,
 					layout.Flexed(1, layout.Spacer{}.Layout),
 					layout.Rigid(material.Button(th, &ui.cancel, "Cancel").Layout),
 					layout.Rigid(layout.Spacer{Width: unit.Dp(8)}.Layout),
-					layout.Rigid(material.Button(th, &ui.open, "Open").Layout),
+					layout.Rigid(material.Button(th, &ui.open, openLabel).Layout),
 				)
 			}),
 		)
@@ -188,6 +192,13 @@ func (ui *browserUI) update(gtx layout.Context) (string, bool) {
 		}
 	}
 	if ui.open.Clicked(gtx) {
+		if ui.b.folders {
+			// A typed folder is entered first, so the button then chooses it.
+			if typed := ui.path.Text(); typed != "" {
+				ui.submit(typed)
+			}
+			return ui.b.chooseFolder(), true
+		}
 		if p := ui.submit(ui.path.Text()); p != "" {
 			return p, true
 		}

@@ -50,6 +50,9 @@ func lastLine(s string) string {
 // zenityArgs builds the zenity command line. zenity exits with 1 on cancel.
 func zenityArgs(opts Options) []string {
 	args := []string{"--file-selection", "--title=" + opts.Title}
+	if opts.Folder {
+		args = append(args, "--directory")
+	}
 	for _, f := range opts.Filters {
 		// zenity splits "NAME | PATTERN PATTERN" at the last '|'; keep the name free of it.
 		args = append(args, "--file-filter="+strings.ReplaceAll(f.Name, "|", "/")+" | "+strings.Join(f.Patterns, " "))
@@ -77,6 +80,9 @@ func kdialogArgs(opts Options) []string {
 	if dir == "" {
 		dir = "."
 	}
+	if opts.Folder {
+		return append(args, "--getexistingdirectory", dir)
+	}
 	var filters []string
 	for _, f := range opts.Filters {
 		filters = append(filters, strings.Join(f.Patterns, " ")+"|"+strings.ReplaceAll(f.Name, "|", "/"))
@@ -90,8 +96,12 @@ func kdialogCancelled(code int, _ string) bool { return code == 1 }
 // extension only and cannot switch filters, so it gets the first filter's extensions.
 func osascriptArgs(opts Options) []string {
 	var script strings.Builder
-	script.WriteString("POSIX path of (choose file with prompt " + appleScriptString(opts.Title))
-	if len(opts.Filters) > 0 {
+	verb := "choose file"
+	if opts.Folder {
+		verb = "choose folder"
+	}
+	script.WriteString("POSIX path of (" + verb + " with prompt " + appleScriptString(opts.Title))
+	if len(opts.Filters) > 0 && !opts.Folder {
 		if exts := opts.Filters[0].extensions(); len(exts) > 0 {
 			quoted := make([]string, len(exts))
 			for i, e := range exts {

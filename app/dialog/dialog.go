@@ -1,5 +1,6 @@
 // Package dialog owns flamedesk's open-file dialog: it asks the platform's own file chooser for one
-// file to open, and falls back to simpler choosers when the preferred one is missing.
+// file to open (or one folder, with Options.Folder), and falls back to simpler choosers when the
+// preferred one is missing.
 //
 // Linux (and the BSDs) try, in order, the XDG desktop portal's FileChooser over D-Bus, zenity,
 // kdialog, and finally a small file browser drawn with Gio in a window of its own. Windows uses
@@ -16,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 )
@@ -57,6 +59,9 @@ type Options struct {
 	// Dir is the folder the dialog starts in; empty leaves the choice to the backend (the builtin
 	// browser then starts in the working directory).
 	Dir string
+	// Folder asks for a folder instead of a file; Filters are then ignored. Windows has no
+	// folder chooser here: Open fails there with a message that says so.
+	Folder bool
 }
 
 // Backend names one way of showing the dialog.
@@ -78,12 +83,19 @@ func Backends() ([]Backend, error) {
 	return plan(runtime.GOOS, os.Getenv(EnvBackend), hasCommand)
 }
 
-// Open shows an open-file dialog and returns the absolute path of the chosen file. It returns
+// Open shows an open-file dialog and returns the absolute path of the chosen file (or folder, with
+// Options.Folder). It returns
 // ErrCancelled when the user cancels, ctx.Err() when ctx ends first, and an error wrapping
 // ErrUnavailable when no backend could show a dialog. A backend that fails before showing
 // anything hands over to the next one; a forced backend (FLAMEDESK_DIALOG) has no successor.
 func Open(ctx context.Context, opts Options) (string, error) {
-	if opts.Filters == nil {
+	switch {
+	case opts.Folder:
+		opts.Filters = nil
+		if opts.Title == "" {
+			opts.Title = "Choose a folder"
+		}
+	case opts.Filters == nil:
 		opts.Filters = TraceFilters
 	}
 	if opts.Title == "" {
@@ -97,6 +109,9 @@ func Open(ctx context.Context, opts Options) (string, error) {
 	for _, b := range chain {
 		path, err := openWith(ctx, b, opts)
 		switch {
+		case err == nil && opts.Folder:
+			// AppleScript's "choose folder" ends the path with a separator; the others do not.
+			return filepath.Clean(path), nil
 		case err == nil:
 			return path, nil
 		case errors.Is(err, ErrCancelled):

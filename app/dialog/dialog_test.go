@@ -271,3 +271,36 @@ func TestCancelledContextStopsAChooser(t *testing.T) {
 		t.Fatalf("Open after cancel = %v, want context.Canceled", err)
 	}
 }
+
+func TestFolderModeCommandLines(t *testing.T) {
+	opts := Options{Title: "Maps", ParentX11: 99, Dir: "/src", Folder: true}
+	if got, want := zenityArgs(opts), []string{"--file-selection", "--title=Maps", "--directory", "--filename=/src/", "--modal", "--attach=99"}; !slices.Equal(got, want) {
+		t.Errorf("zenityArgs(folder) = %q, want %q", got, want)
+	}
+	if got, want := kdialogArgs(opts), []string{"--title", "Maps", "--attach", "99", "--getexistingdirectory", "/src"}; !slices.Equal(got, want) {
+		t.Errorf("kdialogArgs(folder) = %q, want %q", got, want)
+	}
+	want := []string{"-e", `POSIX path of (choose folder with prompt "Maps" default location (POSIX file "/src"))`}
+	if got := osascriptArgs(Options{Title: "Maps", Dir: "/src", Folder: true, Filters: TraceFilters}); !slices.Equal(got, want) {
+		t.Errorf("osascriptArgs(folder) = %q, want %q", got, want)
+	}
+}
+
+func TestZenityFolderBackend(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("zenity is a backend on Linux only")
+	}
+	// zenity prints the folder without a separator; a chooser that adds one (AppleScript does) is
+	// cleaned, so the caller gets the same path either way.
+	folder := t.TempDir()
+	argsFile := fakeChooser(t, "zenity", folder+"/\n", 0)
+	t.Setenv(EnvBackend, "zenity")
+	got, err := Open(context.Background(), Options{Folder: true, Filters: TraceFilters})
+	if err != nil || got != folder {
+		t.Fatalf("Open(folder) = %q, %v; want %q", got, err, folder)
+	}
+	args, _ := os.ReadFile(argsFile)
+	if want := "--file-selection\n--title=Choose a folder\n--directory\n"; string(args) != want {
+		t.Errorf("zenity got arguments\n%s\nwant (no file filters)\n%s", args, want)
+	}
+}

@@ -81,6 +81,10 @@ func openPortal(ctx context.Context, opts Options) (string, error) {
 		"modal":        dbus.MakeVariant(true),
 		"multiple":     dbus.MakeVariant(false),
 	}
+	if opts.Folder {
+		// The portal's "directory" option (version 3) makes OpenFile choose folders.
+		options["directory"] = dbus.MakeVariant(true)
+	}
 	if filters := portalFilters(opts.Filters); len(filters) > 0 {
 		options["filters"] = dbus.MakeVariant(filters)
 		options["current_filter"] = dbus.MakeVariant(filters[0])

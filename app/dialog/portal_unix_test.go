@@ -309,3 +309,34 @@ func TestPortalResultRejectsMalformedBodies(t *testing.T) {
 		}
 	}
 }
+
+func TestPortalFolderMode(t *testing.T) {
+	privateBus(t)
+	folder := t.TempDir()
+	p := startFakePortal(t, &fakePortal{answer: true, status: 0, uris: []string{"file://" + folder}})
+	t.Setenv(EnvBackend, "portal")
+	got, err := Open(context.Background(), Options{Folder: true})
+	if err != nil || got != folder {
+		t.Fatalf("Open(folder) = %q, %v; want %q", got, err, folder)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if dir, ok := p.options["directory"].Value().(bool); !ok || !dir {
+		t.Errorf("portal options %v: want directory=true", p.options)
+	}
+	if _, ok := p.options["filters"]; ok {
+		t.Errorf("a folder chooser got file filters %v", p.options["filters"])
+	}
+	if p.title != "Choose a folder" {
+		t.Errorf("portal got title %q", p.title)
+	}
+	p.options = nil
+	p.mu.Unlock()
+	if _, err := Open(context.Background(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	if _, ok := p.options["directory"]; ok {
+		t.Errorf("a file chooser asked for directory: %v", p.options["directory"])
+	}
+}

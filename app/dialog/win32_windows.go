@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"unsafe"
@@ -60,6 +61,11 @@ const (
 // cancelled ctx returns at once, but the dialog stays up until the user closes it (its answer is
 // then dropped), since comdlg32 has no way to close it from outside.
 func openWin32(ctx context.Context, opts Options) (string, error) {
+	if opts.Folder {
+		// GetOpenFileNameW picks files only; the folder picker (IFileOpenDialog) is a COM
+		// interface this package does not drive yet.
+		return "", errors.New("choosing a folder is not supported on Windows yet: start flamedesk with --sourcemaps DIR")
+	}
 	type answer struct {
 		path string
 		err  error
