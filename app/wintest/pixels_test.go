@@ -31,21 +31,6 @@ func isSaturated(c color.NRGBA) bool {
 	return int(hi)-int(lo) > 40
 }
 
-// columnFilled reports, per x in r, whether any pixel of that column inside r is saturated.
-func columnFilled(img image.Image, r image.Rectangle) []bool {
-	r = r.Intersect(img.Bounds())
-	out := make([]bool, r.Dx())
-	for x := r.Min.X; x < r.Max.X; x++ {
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			if isSaturated(color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)) {
-				out[x-r.Min.X] = true
-				break
-			}
-		}
-	}
-	return out
-}
-
 // diffPixels counts pixels that differ between two screenshots inside r.
 func diffPixels(a, b image.Image, r image.Rectangle) int {
 	n := 0

@@ -55,5 +55,8 @@ func loadModel(t *testing.T, path string) *timeline.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return timeline.New(tr)
+	// As the window lays it out: the Performance panel's lanes above the threads.
+	m := timeline.New(tr)
+	m.AddPanelLanes()
+	return m
 }
