@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,33 +11,15 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/core/pipeline"
+	"flamedesk/internal/fixtures"
 )
 
 // callBomb is a .cpuprofile of about 100 KB whose samples alternate between two stacks 300
 // frames deep: 300 calls a sample, 3 million in all, more than its budget lets the tracks hold.
 func callBomb(t *testing.T) string {
 	const depth, samples = 300, 10000
-	var b strings.Builder
-	fmt.Fprintf(&b, `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2,%d]}`, depth+2)
-	for branch, base := range []int{2, depth + 2} {
-		for i := range depth {
-			fmt.Fprintf(&b, `,{"id":%d,"callFrame":{"functionName":"f%d_%d"}`, base+i, branch, i)
-			if i < depth-1 {
-				fmt.Fprintf(&b, `,"children":[%d]`, base+i+1)
-			}
-			b.WriteString(`}`)
-		}
-	}
-	b.WriteString(`],"startTime":0,"endTime":1,"samples":[`)
-	for i := range samples {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprint(&b, depth+1+(i%2)*depth)
-	}
-	b.WriteString(`],"timeDeltas":[` + strings.TrimSuffix(strings.Repeat("1,", samples), ",") + `]}`)
 	path := filepath.Join(t.TempDir(), "bomb.cpuprofile")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(fixtures.CallBomb(depth, samples)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -272,16 +272,9 @@ func (d *Diff) Sort(c DiffColumn, descending bool) {
 		if c == ByFunctionName {
 			c0 = compareKeys(a.Key, b.Key)
 		} else {
-			// cmp.Compare orders NaN first; keep rows without a percentage last either way.
-			va, vb := columnValue(&a, c), columnValue(&b, c)
-			switch {
-			case math.IsNaN(va) && math.IsNaN(vb):
-			case math.IsNaN(va):
-				return 1
-			case math.IsNaN(vb):
-				return -1
-			default:
-				c0 = cmp.Compare(va, vb)
+			var last bool
+			if c0, last = compareNaNLast(columnValue(&a, c), columnValue(&b, c)); last {
+				return c0
 			}
 		}
 		if descending {
@@ -436,4 +429,19 @@ func (k FuncKey) Matches(spec string) bool {
 		return true
 	}
 	return k.Line >= 0 && k.Column >= 0 && where == k.URL+":"+strconv.Itoa(int(k.Line)+1)+":"+strconv.Itoa(int(k.Column)+1)
+}
+
+// compareNaNLast orders two column values. cmp.Compare puts NaN first; a row without a value (no
+// percentage) goes last whichever way the column is sorted, so last reports that c is final and
+// must not be reversed for a descending sort.
+func compareNaNLast(va, vb float64) (c int, last bool) {
+	switch {
+	case math.IsNaN(va) && math.IsNaN(vb):
+		return 0, false
+	case math.IsNaN(va):
+		return 1, true
+	case math.IsNaN(vb):
+		return -1, true
+	}
+	return cmp.Compare(va, vb), false
 }

@@ -6,7 +6,6 @@ package calltree
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -194,15 +193,9 @@ func (t *DiffTree) Sort(c DiffColumn, descending bool) {
 		if c == ByFunctionName {
 			c0 = compareKeys(t.keys[t.key[a]], t.keys[t.key[b]])
 		} else {
-			va, vb := value(a), value(b)
-			switch {
-			case math.IsNaN(va) && math.IsNaN(vb):
-			case math.IsNaN(va):
-				return 1
-			case math.IsNaN(vb):
-				return -1
-			default:
-				c0 = cmp.Compare(va, vb)
+			var last bool
+			if c0, last = compareNaNLast(value(a), value(b)); last {
+				return c0
 			}
 		}
 		if descending {

@@ -3,13 +3,12 @@ package integrate
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
 	"flamedesk/core"
 	"flamedesk/core/load"
+	"flamedesk/internal/fixtures"
 )
 
 // Hostile profiles through the real loader: what DevTools loses in silence is kept or counted.
@@ -102,26 +101,7 @@ func TestDroppedEventsAreCounted(t *testing.T) {
 // budget's error, soon, instead of running out of memory.
 func TestCallBombEndsInBudgetError(t *testing.T) {
 	const depth, samples = 300, 20000
-	var b strings.Builder
-	b.WriteString(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2,` + strconv.Itoa(depth+2) + `]}`)
-	for branch, base := range []int{2, depth + 2} {
-		for i := range depth {
-			fmt.Fprintf(&b, `,{"id":%d,"callFrame":{"functionName":"f%d_%d"}`, base+i, branch, i)
-			if i < depth-1 {
-				fmt.Fprintf(&b, `,"children":[%d]`, base+i+1)
-			}
-			b.WriteString(`}`)
-		}
-	}
-	b.WriteString(`],"startTime":0,"endTime":1,"samples":[`)
-	for i := range samples {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString(strconv.Itoa(depth + 1 + (i%2)*depth))
-	}
-	b.WriteString(`],"timeDeltas":[` + strings.TrimSuffix(strings.Repeat("1,", samples), ",") + `]}`)
-	js := b.String()
+	js := fixtures.CallBomb(depth, samples)
 	tr, err := load.Reader(context.Background(), strings.NewReader(js), int64(len(js)), nil)
 	if err != nil {
 		t.Fatal(err)
