@@ -3,22 +3,21 @@
 // a User Timing mark or measure of a given name, or an entry the user picked) and returns the
 // offset that maps the first profile's clock onto the second's.
 //
-// The navigation start and the marks are read straight from the trace's event columns by the
-// two small finders in this file (NavigationStart, UserTiming). core/timelines, written alongside,
-// will own navigations and User Timing for the rest of the app; once it lands, Anchor should take
-// the first of timelines.Build(tr).Navigations with IsMainFrame and the profile's Pid (the loader
-// keeps no args of navigationStart today, so the finder here cannot tell the main frame's), and
-// the first of Timings.Marks or Timings.Measures by Name, and the finders can go.
+// Navigations and User Timing are the engine's, as core/timelines keeps them (the navigations it
+// keeps, the marks and measures of its Timings track), so that "navigation" here is the same
+// moment the window's page-load markers show.
 package align
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"flamedesk/core"
+	"flamedesk/core/timelines"
 )
 
 // Method is how two profiles are lined up.
@@ -146,10 +145,29 @@ func Align(a, b Side, spec Spec) (Alignment, error) {
 	return Alignment{Spec: spec, AnchorA: ta, AnchorB: tb, Offset: tb - ta}, nil
 }
 
-// Entries lines up two entries the user selected, one in each trace, by their starts (µs), plus
-// a manual offset.
-func Entries(startA, startB, offset float64) Alignment {
-	return Alignment{Spec: Spec{Method: Start, Offset: offset}, AnchorA: startA, AnchorB: startB + offset, Offset: startB + offset - startA}
+// Entries is the spec that lines up two entries the user selected, one in each trace, by their
+// starts (µs, each on its own trace's clock): the starts of the profiles lined up, then B shifted
+// so that startB falls on startA. Saved and aligned again, it gives the same offset.
+func Entries(a, b Side, startA, startB float64) (Spec, error) {
+	ta, err := Anchor(a, Spec{})
+	if err != nil {
+		return Spec{}, fmt.Errorf("first profile: %w", err)
+	}
+	tb, err := Anchor(b, Spec{})
+	if err != nil {
+		return Spec{}, fmt.Errorf("second profile: %w", err)
+	}
+	return Spec{Method: Start, Offset: (startB - startA) - (tb - ta)}, nil
+}
+
+// Shifted is a moved by delta µs (B's events later on A's axis for a negative delta): what
+// dragging B's ruler does. The anchors stay; the spec's offset keeps the change, so that it is
+// saved with the rest.
+func (a Alignment) Shifted(delta float64) Alignment {
+	a.Spec.Offset += delta
+	a.AnchorB += delta
+	a.Offset += delta
+	return a
 }
 
 // ErrNoAnchor is wrapped by Anchor when a trace has nothing to line up by.
@@ -161,12 +179,12 @@ func Anchor(s Side, spec Spec) (float64, error) {
 	tr := s.Trace
 	switch spec.Method {
 	case Navigation:
-		if ts, ok := NavigationStart(tr, processOf(s)); ok {
+		if ts, ok := NavigationStart(timelines.BuildMeta(tr), processOf(s)); ok {
 			return ts, nil
 		}
-		return 0, fmt.Errorf("%w: no navigationStart event (a .cpuprofile has none; record the trace with the blink.user_timing category)", ErrNoAnchor)
+		return 0, fmt.Errorf("%w: no navigation start (a .cpuprofile has none; record the trace with the blink.user_timing category)", ErrNoAnchor)
 	case Mark:
-		if ts, ok := UserTiming(tr, spec.Name); ok {
+		if ts, ok := UserTiming(timelines.Build(tr).Timings, spec.Name); ok {
 			return ts, nil
 		}
 		return 0, fmt.Errorf("%w: no User Timing mark or measure named %q", ErrNoAnchor, spec.Name)
@@ -190,64 +208,56 @@ func processOf(s Side) int64 {
 	return -1
 }
 
-const userTimingCategory = "blink.user_timing"
-
-// hasCategory reports whether a comma-separated category list holds want.
-func hasCategory(list, want string) bool {
-	for c := range strings.SplitSeq(list, ",") {
-		if strings.TrimSpace(c) == want {
-			return true
+// NavigationStart is the first navigation of the main frame the engine kept in process pid (in
+// any process when pid is -1 or has none), else the first navigation it kept at all. A renderer
+// can load several documents; the main frame's first in the profiled renderer is the page's own.
+func NavigationStart(m *timelines.Meta, pid int64) (float64, bool) {
+	best, bestMain, bestAny := math.Inf(1), math.Inf(1), math.Inf(1)
+	for _, n := range m.Navigations {
+		bestAny = min(bestAny, n.Ts)
+		if n.IsMainFrame {
+			bestMain = min(bestMain, n.Ts)
+			if n.Pid == pid {
+				best = min(best, n.Ts)
+			}
 		}
 	}
-	return false
-}
-
-// NavigationStart is the earliest navigationStart event of the User Timing category in process
-// pid (any process when pid is -1, or when pid has none). Chrome emits one per document the
-// renderer loads; the earliest in the profiled renderer is the page's own navigation.
-func NavigationStart(tr *core.Trace, pid int64) (float64, bool) {
-	id, ok := tr.Strings.Lookup("navigationStart")
-	if !ok {
-		return 0, false
-	}
-	best, bestAny := math.Inf(1), math.Inf(1)
-	e := &tr.Events
-	for i := range e.Len() {
-		if e.Name[i] != id || !hasCategory(tr.Strings.Get(e.Cat[i]), userTimingCategory) {
-			continue
+	for _, ts := range []float64{best, bestMain, bestAny} {
+		if !math.IsInf(ts, 1) {
+			return ts, true
 		}
-		bestAny = min(bestAny, e.Ts[i])
-		if int(e.Thread[i]) < len(tr.Threads) && tr.Threads[e.Thread[i]].Pid == pid {
-			best = min(best, e.Ts[i])
-		}
-	}
-	switch {
-	case !math.IsInf(best, 1):
-		return best, true
-	case !math.IsInf(bestAny, 1):
-		return bestAny, true
 	}
 	return 0, false
 }
 
-// UserTiming is the time of the earliest User Timing mark named name (performance.mark, an
-// instant or mark event) or the start of the earliest measure of that name (performance.measure,
-// an async begin or a complete event).
-func UserTiming(tr *core.Trace, name string) (float64, bool) {
-	id, ok := tr.Strings.Lookup(name)
-	if !ok {
-		return 0, false
-	}
+// UserTiming is the time of the earliest performance.mark named name, or the start of the
+// earliest performance.measure of that name, on the Timings track.
+func UserTiming(t timelines.Timings, name string) (float64, bool) {
 	best := math.Inf(1)
-	e := &tr.Events
-	for i := range e.Len() {
-		if e.Name[i] != id || !hasCategory(tr.Strings.Get(e.Cat[i]), userTimingCategory) {
-			continue
+	for _, m := range t.Marks {
+		if m.Name == name {
+			best = min(best, m.Ts)
 		}
-		switch e.Ph[i] {
-		case 'R', 'I', 'i', 'n', 'b', 'S', 'X', 'B':
-			best = min(best, e.Ts[i])
+	}
+	for _, m := range t.Measures {
+		if m.Name == name {
+			best = min(best, m.Ts)
 		}
 	}
 	return best, !math.IsInf(best, 1)
+}
+
+// TimingNames lists the names of the trace's User Timing marks and measures, sorted, each once:
+// what "mark:NAME" can line up by.
+func TimingNames(tr *core.Trace) []string {
+	t := timelines.Build(tr).Timings
+	var names []string
+	for _, m := range t.Marks {
+		names = append(names, m.Name)
+	}
+	for _, m := range t.Measures {
+		names = append(names, m.Name)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"path/filepath"
+	"slices"
 	"testing"
 
 	"flamedesk/core"
 	"flamedesk/core/load"
+	"flamedesk/core/timelines"
+	"flamedesk/internal/fixtures"
 )
 
 // ev is one event of a built trace.
@@ -38,60 +40,86 @@ func traceWith(events ...ev) *core.Trace {
 	return tr
 }
 
-func TestAnchorsOfABuiltTrace(t *testing.T) {
-	tr := traceWith(
-		ev{'R', "navigationStart", "blink.user_timing", 200, 0}, // another renderer, earlier
-		ev{'R', "navigationStart", "blink.user_timing", 900, 1}, // the profiled renderer's own
-		ev{'R', "navigationStart", "blink.user_timing", 950, 1},
-		ev{'X', "navigationStart", "devtools.timeline", 800, 1}, // not User Timing
-		ev{'I', "ready", "blink.user_timing,rail", 3000, 1},
-		ev{'I', "ready", "blink.user_timing", 2500, 1},
-		ev{'b', "load", "blink.user_timing", 1200, 1},
-		ev{'e', "load", "blink.user_timing", 1700, 1},
-		ev{'X', "ready", "v8", 10, 1}, // same name, other category
-	)
+// Without navigations or User Timing, a built trace lines up by its profile's first sample, or
+// by its first event when the comparison is not about samples.
+func TestStartOfABuiltTrace(t *testing.T) {
+	tr := traceWith()
 	side := Side{Trace: tr, Profile: 0}
-	cases := []struct {
+	for _, c := range []struct {
 		spec string
 		want float64
-	}{
-		{"navigation", 900},
-		{"mark:ready", 2500},
-		{"mark:load", 1200}, // a measure lines up by its start
-		{"start", 500},      // the profile's first sample
-		{"offset:-25", 500}, // Anchor leaves the offset to Align
-	}
-	for _, c := range cases {
+	}{{"start", 500}, {"offset:-25", 500}} { // Anchor leaves the offset to Align
 		spec, err := ParseSpec(c.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Anchor(side, spec)
-		if err != nil || got != c.want {
+		if got, err := Anchor(side, spec); err != nil || got != c.want {
 			t.Errorf("%s: %v, %v; want %v", c.spec, got, err, c.want)
 		}
 	}
 	if got, _ := Anchor(Side{Trace: tr, Profile: -1}, Spec{}); got != 100 {
 		t.Errorf("start without a profile: %v, want the trace's first event at 100", got)
 	}
+	if _, err := Anchor(side, Spec{Method: Navigation}); !errors.Is(err, ErrNoAnchor) {
+		t.Errorf("navigation in a trace without one: %v", err)
+	}
 	if _, err := Anchor(side, Spec{Method: Mark, Name: "missing"}); !errors.Is(err, ErrNoAnchor) {
 		t.Errorf("a missing mark: %v", err)
 	}
+}
 
-	// Two sides: B's mark 40 ms later on its clock, plus a manual 1 ms.
-	b := traceWith(ev{'I', "ready", "blink.user_timing", 42500, 1})
-	al, err := Align(side, Side{Trace: b, Profile: 0}, Spec{Method: Mark, Name: "ready", Offset: 1000})
+// recordedPair loads trace-a and trace-a2 of testdata/diff (the same page, waiting 50 and 300 ms
+// before its work) with the side of each one's renderer main thread.
+func recordedPair(t *testing.T) (a, b Side) {
+	t.Helper()
+	var sides [2]Side
+	for i, name := range []string{"trace-a.json.gz", "trace-a2.json.gz"} {
+		tr, err := load.File(context.Background(), fixtures.Path(t, "diff", name), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sides[i] = Side{Trace: tr, Profile: 0}
+		for p := range tr.Profiles {
+			if tr.Strings.Get(tr.Threads[tr.Profiles[p].Thread].Name) == "CrRendererMain" {
+				sides[i].Profile = p
+			}
+		}
+	}
+	return sides[0], sides[1]
+}
+
+// Aligning by a mark puts both marks on one moment; a manual offset and Shifted move B by as
+// much; two selected entries line up, and their spec aligns again to the same offset.
+func TestAlignRecordedPair(t *testing.T) {
+	a, b := recordedPair(t)
+	markA, _ := UserTiming(timelines.Build(a.Trace).Timings, "work-start")
+	markB, _ := UserTiming(timelines.Build(b.Trace).Timings, "work-start")
+	al, err := Align(a, b, Spec{Method: Mark, Name: "work-start", Offset: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if al.Offset != 41000 || al.ToB(2500) != 43500 || al.ToA(43500) != 2500 {
-		t.Errorf("alignment %+v", al)
+	if al.Offset != markB-markA+1000 || al.ToB(markA) != markB+1000 || al.ToA(markB+1000) != markA {
+		t.Errorf("alignment %+v; marks at %v and %v", al, markA, markB)
 	}
-	if s, e, bs, be := al.Range(0, 500); s != 2500 || e != 3000 || bs != 43500 || be != 44000 {
+	if s, e, bs, be := al.Range(0, 500); s != al.AnchorA || e != al.AnchorA+500 || bs != al.AnchorB || be != al.AnchorB+500 {
 		t.Errorf("range 0–500 µs: A [%v, %v), B [%v, %v)", s, e, bs, be)
 	}
-	if al := Entries(10, 70, 5); al.Offset != 65 || al.AnchorB != 75 {
-		t.Errorf("entries: %+v", al)
+	if sh := al.Shifted(-250); sh.Offset != al.Offset-250 || sh.Spec.Offset != 750 || sh.AnchorA != al.AnchorA {
+		t.Errorf("shifted by -250 µs: %+v", sh)
+	}
+	spec, err := Entries(a, b, markA, markB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Align(a, b, spec)
+	if err != nil || again.ToB(markA) != markB {
+		t.Errorf("entries' spec %+v aligns %v to %v, want %v (%v)", spec, markA, again.ToB(markA), markB, err)
+	}
+	names := TimingNames(a.Trace)
+	for _, want := range []string{"work", "work-start", "work-end"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("timing names %q lack %q", names, want)
+		}
 	}
 }
 
@@ -113,7 +141,7 @@ func TestParseSpec(t *testing.T) {
 // marks work-start and starts the measure "work"; the load comes after the navigation.
 func TestAnchorsOfRecordedTraces(t *testing.T) {
 	for name, delay := range map[string]float64{"trace-a.json.gz": 50e3, "trace-a2.json.gz": 300e3} {
-		tr, err := load.File(context.Background(), filepath.Join("../../testdata/diff", name), nil)
+		tr, err := load.File(context.Background(), fixtures.Path(t, "diff", name), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +162,7 @@ func TestAnchorsOfRecordedTraces(t *testing.T) {
 			t.Errorf("%s: navigation %v, work-start %v (want ≥ %v µs later), measure %v, work-end %v", name, nav, mark, delay, measure, end)
 		}
 	}
-	cp, err := load.File(context.Background(), "../../testdata/diff/node-a.cpuprofile.gz", nil)
+	cp, err := load.File(context.Background(), fixtures.Path(t, "diff", "node-a.cpuprofile.gz"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
