@@ -5,6 +5,7 @@
 package recent
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,12 +28,18 @@ type Entry struct {
 	// Available is false when the file is gone or no longer a regular file; Load checks it, so a
 	// toolbar can grey the entry out instead of failing when it is chosen.
 	Available bool
+	// Compare is the file that was compared with Path (B), "" when it was opened alone; Align is
+	// how B was lined up with it, as the comparison saved it (align.Spec's JSON).
+	Compare string
+	Align   json.RawMessage
 }
 
 // The file format. Available is not stored: it is the state of the disk when the list is read.
 type fileEntry struct {
-	Path   string    `json:"path"`
-	Opened time.Time `json:"opened"`
+	Path    string          `json:"path"`
+	Opened  time.Time       `json:"opened"`
+	Compare string          `json:"compare,omitempty"`
+	Align   json.RawMessage `json:"align,omitempty"`
 }
 
 type fileFormat struct {
@@ -96,7 +103,13 @@ func LoadFile(file string) []Entry {
 	entries := make([]Entry, len(stored))
 	for i, e := range stored {
 		info, err := os.Stat(e.Path)
-		entries[i] = Entry{Path: e.Path, Opened: e.Opened, Available: err == nil && info.Mode().IsRegular()}
+		entries[i] = Entry{Path: e.Path, Opened: e.Opened, Available: err == nil && info.Mode().IsRegular(),
+			Compare: e.Compare, Align: compact(e.Align)}
+		if e.Compare != "" {
+			// A comparison is available when both of its files are.
+			info, err := os.Stat(e.Compare)
+			entries[i].Available = entries[i].Available && err == nil && info.Mode().IsRegular()
+		}
 	}
 	return entries
 }
@@ -109,6 +122,37 @@ func AddToFile(file, path string, opened time.Time) error {
 	}
 	list := readList(file)
 	list = append([]fileEntry{{Path: abs, Opened: opened.UTC()}}, without(list, abs)...)
+	return writeList(file, list[:min(len(list), MaxEntries)])
+}
+
+// compact is raw JSON without the indentation the list is written with.
+func compact(raw json.RawMessage) json.RawMessage {
+	if raw == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// AddComparisonToFile is AddToFile for path compared with compare (B), lined up as align (JSON)
+// says; the entry of path remembers its latest comparison.
+func AddComparisonToFile(file, path, compare string, align json.RawMessage, opened time.Time) error {
+	abs, err := absolute(path)
+	if err != nil {
+		return err
+	}
+	absB, err := absolute(compare)
+	if err != nil {
+		return err
+	}
+	if !json.Valid(align) {
+		align = nil
+	}
+	list := readList(file)
+	list = append([]fileEntry{{Path: abs, Opened: opened.UTC(), Compare: absB, Align: align}}, without(list, abs)...)
 	return writeList(file, list[:min(len(list), MaxEntries)])
 }
 
@@ -166,6 +210,9 @@ func readList(file string) []fileEntry {
 		}
 		if e.Path == "" || !filepath.IsAbs(e.Path) || filepath.Clean(e.Path) != e.Path || seen[e.Path] {
 			continue
+		}
+		if e.Compare != "" && (!filepath.IsAbs(e.Compare) || filepath.Clean(e.Compare) != e.Compare) {
+			e.Compare, e.Align = "", nil
 		}
 		seen[e.Path] = true
 		list = append(list, e)

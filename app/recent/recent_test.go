@@ -254,3 +254,35 @@ func TestLoadAndAddUseTheConfigFolder(t *testing.T) {
 		t.Errorf("Load after Forget = %+v", got)
 	}
 }
+
+// A comparison is remembered with its second file and alignment; opening the first file alone
+// afterwards forgets them, and a gone second file makes the entry unavailable.
+func TestComparisonEntry(t *testing.T) {
+	files := realFiles(t)
+	dir := t.TempDir()
+	list := filepath.Join(dir, "recent.json")
+	b := filepath.Join(dir, "b.json")
+	if err := os.WriteFile(b, []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	align := []byte(`{"method":"mark","name":"work-start","offset":-1500}`)
+	if err := AddComparisonToFile(list, files[0], b, align, time.Unix(10, 0)); err != nil {
+		t.Fatal(err)
+	}
+	got := LoadFile(list)
+	if len(got) != 1 || got[0].Compare != b || string(got[0].Align) != string(align) || !got[0].Available {
+		t.Fatalf("entries %+v", got)
+	}
+	if err := os.Remove(b); err != nil {
+		t.Fatal(err)
+	}
+	if got := LoadFile(list); got[0].Available {
+		t.Error("a comparison whose second file is gone is available")
+	}
+	if err := AddToFile(list, files[0], time.Unix(20, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if got := LoadFile(list); got[0].Compare != "" || got[0].Align != nil {
+		t.Errorf("opened alone, the entry still compares: %+v", got[0])
+	}
+}
