@@ -96,6 +96,9 @@ func (u *ui) applyActions(gtx layout.Context) {
 
 func (u *ui) apply(gtx layout.Context, a action) {
 	d := u.doc
+	if u.applyCompare(gtx, a) {
+		return
+	}
 	switch a := a.(type) {
 	case openSource:
 		u.toolbar.closeRecent()
@@ -112,7 +115,9 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		u.toolbar.showRecent(u.config.recentFiles())
 	case openRecent:
 		u.toolbar.closeRecent()
-		if a.entry.Available {
+		if a.entry.Available && a.entry.Compare != "" {
+			u.openRecentComparison(a.entry)
+		} else if a.entry.Available {
 			u.open(SourceFromPath(a.entry.Path))
 		} else {
 			u.banner = a.entry.Path + " is no longer available."
@@ -121,6 +126,7 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		if d == nil {
 			return
 		}
+		u.panel.compare.focusB = false
 		if a.hit.Kind != timeline.HitEntry {
 			d.clearSelection()
 			if a.hit.Kind == timeline.HitLaneItem {
@@ -233,6 +239,7 @@ func (u *ui) reveal(ref timeline.EntryRef) {
 // startSearch runs a search for q on the current document; an empty query clears the search.
 func (u *ui) startSearch(q string) {
 	u.searchBox.query = q
+	u.panel.compare.searchB(q)
 	d := u.doc
 	if d == nil {
 		return

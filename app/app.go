@@ -112,6 +112,8 @@ type ui struct {
 	search      task.Future[searchFound]
 	// mapsFor is the file whose source maps folder the dialog is choosing; "" while it opens a file.
 	mapsFor string
+	// comparePick says the dialog chooses a file to compare the open one with (comparechart.go).
+	comparePick bool
 
 	doc *document
 	// banner is why the last open failed, shown over the document that stays open.
@@ -247,6 +249,8 @@ func (u *ui) loop(w *gioapp.Window) error {
 			u.search.Cancel()
 			u.panel.tree.build.Cancel()
 			u.panel.compare.cancel()
+			u.panel.compare.aligning.Cancel()
+			u.panel.compare.search.Cancel()
 			if u.doc != nil {
 				u.doc.timing.refine.Cancel()
 			}
@@ -276,7 +280,9 @@ func (u *ui) afterFrame() {
 		src := *u.pendingOpen
 		u.pendingOpen = nil
 		u.open(src)
-		u.panel.compare.start(u.loadMapped)
+		if u.opts.Compare.Name != "" {
+			u.startCompare(u.opts.Compare, u.opts.Align)
+		}
 		u.host.Invalidate()
 	}
 }
@@ -305,8 +311,10 @@ func (u *ui) poll() {
 	u.requests.poll(u)
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
-	if u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng) {
+	u.pollCompare()
+	if u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng, u.panel.tree.stackFor(u.doc)) {
 		u.chart.setDiffLevels(u.panel.compare.chartLevels())
+		u.panel.compare.chartB.setDiffLevels(u.panel.compare.chartLevelsB())
 	}
 }
 
@@ -327,7 +335,8 @@ func (u *ui) install(src Source, l loaded) {
 	u.panel.reset(u.doc)
 	u.searchBox.reset()
 	u.search.Cancel()
-	if src.Path != "" {
+	if src.Path != "" && !u.panel.compare.active() {
+		// A comparison is remembered with B and its alignment once B is lined up.
 		u.config.rememberRecent(src.Path)
 		u.toolbar.recentChanged()
 	}
@@ -379,7 +388,7 @@ func (u *ui) frame(gtx layout.Context) {
 		off.Pop()
 	}
 	u.chart.origin = image.Pt(0, tbH+ovH)
-	place(gtx, tbH+ovH, chartH, func(gtx layout.Context) { u.chart.layout(gtx, e) })
+	place(gtx, tbH+ovH, chartH, func(gtx layout.Context) { u.layoutCharts(gtx, e) })
 	place(gtx, tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, e) })
 	// The chrome is replayed while it cannot have changed (chromecache.go).
 	ck := u.chromeKey(size)

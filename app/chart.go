@@ -70,6 +70,9 @@ type chart struct {
 	lastZoom    time.Time // the last wheel zoom, to tell one zoom gesture from the next
 	// sticky is the track whose name is kept at the top in the last frame, -1 for none.
 	sticky timeline.TrackID
+	// rulerShifts makes a drag on the ruler move the chart's trace in time (B's chart of a
+	// comparison) rather than pan; rulerDrag is set during one.
+	rulerShifts, rulerDrag bool
 }
 
 // chartKey is everything a painted chart depends on; equal keys paint equal pixels.
@@ -160,6 +163,7 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	c.cache.Add(gtx.Ops)
 	event.Op(gtx.Ops, c)
 	pointer.CursorDefault.Add(gtx.Ops)
+	c.rulerCursor(gtx)
 	if c.drag.active && c.drag.moved && !c.drag.rangeSelect {
 		pointer.CursorGrabbing.Add(gtx.Ops)
 	}
@@ -203,6 +207,7 @@ func (c *chart) handlePointer(gtx layout.Context, env env, d *document) {
 				continue
 			}
 			c.drag.active, c.drag.moved = true, false
+			c.rulerDrag = c.rulerShifts && chartY < 0
 			c.drag.rangeSelect = e.Modifiers.Contain(key.ModShift)
 			c.drag.start, c.drag.last, c.drag.lastTime = e.Position, e.Position, e.Time
 			c.drag.velocity = 0
@@ -212,7 +217,7 @@ func (c *chart) handlePointer(gtx layout.Context, env env, d *document) {
 			}
 			if !c.drag.moved && dist(e.Position, c.drag.start) >= clickSlopPx {
 				c.drag.moved = true
-				if !c.drag.rangeSelect {
+				if !c.drag.rangeSelect && !c.rulerDrag {
 					d.view.Mark()
 				}
 			}
@@ -222,7 +227,10 @@ func (c *chart) handlePointer(gtx layout.Context, env env, d *document) {
 			now := e.Time
 			dx := float64(e.Position.X - c.drag.last.X)
 			dy := float64(e.Position.Y - c.drag.last.Y)
-			if c.drag.rangeSelect {
+			if c.rulerDrag {
+				// Dragged right, B's events come later on A's axis: a smaller offset.
+				env.emit(shiftB{delta: -dx * d.view.Scale()})
+			} else if c.drag.rangeSelect {
 				a := d.view.PxToTime(float64(c.drag.start.X))
 				b := d.view.PxToTime(float64(e.Position.X))
 				env.emit(setRange{start: a, end: b})
@@ -241,6 +249,11 @@ func (c *chart) handlePointer(gtx layout.Context, env env, d *document) {
 				continue
 			}
 			c.drag.active = false
+			if c.rulerDrag {
+				c.rulerDrag = false
+				env.emit(shiftB{done: true})
+				continue
+			}
 			if c.drag.moved {
 				if !c.drag.rangeSelect && e.Time-c.drag.lastTime < 80*time.Millisecond &&
 					math.Abs(c.drag.velocity) > 200 {

@@ -25,6 +25,7 @@ import (
 	"flamedesk/core/align"
 	"flamedesk/core/calltree"
 	"flamedesk/render"
+	"flamedesk/timeline"
 )
 
 // compareColumns are the table's columns, left to right, with the order a click on each sorts by.
@@ -49,21 +50,25 @@ type comparePanel struct {
 	src  Source // B; its Name is empty when no comparison was asked for
 	spec align.Spec
 
-	load   task.Future[*core.Trace]
+	load   task.Future[loaded]
 	traceB *core.Trace
+	compareSide
 	build  task.Future[compareBuilt]
 
-	// doc, profile and rng are what the current table (or the build running) compares.
+	// doc, profile, rng, stack and offset are what the current table (or the build running)
+	// compares: A's call tree's thread, range and transforms, and B's alignment.
 	doc     *document
 	profile int
 	rng     calltree.Range
+	stack   *calltree.Stack
+	offset  float64
 	diff    *calltree.Diff
 	sort    calltree.DiffColumn
 	message string
 	// levels is the diff level of each of A's frames (render.DiffShades.FrameLevels) by this
 	// table, and colours says the chart shows them.
-	levels  []int8
-	colours bool
+	levels, levelsB []int8
+	colours         bool
 
 	headers []widget.Clickable
 	list    widget.List
@@ -77,6 +82,8 @@ type comparePanel struct {
 func (c *comparePanel) init(invalidate func(), src Source, spec align.Spec) {
 	c.load.Invalidate = invalidate
 	c.build.Invalidate = invalidate
+	c.aligning.Invalidate = invalidate
+	c.search.Invalidate = invalidate
 	c.src, c.spec, c.profile = src, spec, -1
 	c.headers = make([]widget.Clickable, len(compareColumns))
 }
@@ -84,22 +91,10 @@ func (c *comparePanel) init(invalidate func(), src Source, spec align.Spec) {
 // active reports whether a comparison was asked for.
 func (c *comparePanel) active() bool { return c.src.Name != "" }
 
-// start loads B with load, off the UI goroutine.
-func (c *comparePanel) start(load LoadFunc) {
-	if !c.active() {
-		return
-	}
-	src := c.src
-	c.message = "Loading " + src.Name + "…"
-	c.load.Start(func(ctx context.Context) (*core.Trace, error) {
-		return load(ctx, src, new(core.Progress))
-	})
-}
-
 // compareBuilt is a table and the chart's diff levels by it.
 type compareBuilt struct {
-	diff   *calltree.Diff
-	levels []int8
+	diff            *calltree.Diff
+	levels, levelsB []int8
 }
 
 // toggleDiffColours switches A's flame chart between colours by script and by self-time change.
@@ -107,7 +102,7 @@ type toggleDiffColours struct{}
 
 func (toggleDiffColours) isAction() {}
 
-// chartLevels is what the chart should colour by: nil for colours by script.
+// chartLevels is what A's chart should colour by: nil for colours by script.
 func (c *comparePanel) chartLevels() []int8 {
 	if !c.colours {
 		return nil
@@ -115,10 +110,19 @@ func (c *comparePanel) chartLevels() []int8 {
 	return c.levels
 }
 
+// chartLevelsB is chartLevels for B's chart.
+func (c *comparePanel) chartLevelsB() []int8 {
+	if !c.colours {
+		return nil
+	}
+	return c.levelsB
+}
+
 func (u *ui) toggleDiffColours() {
 	c := &u.panel.compare
 	c.colours = !c.colours
 	u.chart.setDiffLevels(c.chartLevels())
+	c.chartB.setDiffLevels(c.chartLevelsB())
 }
 
 // setDiffLevels colours the chart by levels (nil: by script).
@@ -138,54 +142,54 @@ func (c *comparePanel) cancel() {
 	c.build.Cancel()
 }
 
-// poll installs B and finished tables, and starts a new table when the call tree moved to
-// another document, thread or range. It reports whether the chart's diff levels changed.
-func (c *comparePanel) poll(d *document, profile int, rng calltree.Range) (levelsChanged bool) {
+// poll installs finished tables, and starts a new table when the call tree moved to another
+// document, thread, range or transform, or B was lined up anew. It reports whether the charts'
+// diff levels changed.
+func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack *calltree.Stack) (levelsChanged bool) {
 	if !c.active() {
 		return false
 	}
-	if tr, err, ok := c.load.Poll(); ok {
-		if err != nil {
-			c.message = "Could not open " + c.src.Name + ": " + err.Error()
-			return false
-		}
-		c.traceB, c.message = tr, ""
-		c.doc = nil // compute afresh
-	}
 	if b, err, ok := c.build.Poll(); ok {
 		if err != nil {
-			c.diff, c.levels, c.message = nil, nil, err.Error()
+			c.diff, c.levels, c.levelsB, c.message = nil, nil, nil, err.Error()
 		} else {
 			b.diff.Sort(c.sort, c.sort != calltree.ByFunctionName)
-			c.diff, c.levels, c.message = b.diff, b.levels, ""
+			c.diff, c.levels, c.levelsB, c.message = b.diff, b.levels, b.levelsB, ""
 		}
 		levelsChanged = c.colours
 	}
-	if c.traceB == nil || d == nil || (d == c.doc && profile == c.profile && rng == c.rng) {
+	if c.traceB == nil || d == nil || !c.aligned || c.alignFor != d || c.dragging {
 		return levelsChanged
 	}
-	c.doc, c.profile, c.rng = d, profile, rng
+	if profile >= 0 && stack == nil {
+		return levelsChanged // the call tree is building: its transforms come with it
+	}
+	if d == c.doc && profile == c.profile && rng == c.rng && stack == c.stack && c.al.Offset == c.offset {
+		return levelsChanged
+	}
+	c.doc, c.profile, c.rng, c.stack, c.offset = d, profile, rng, stack, c.al.Offset
 	if profile < 0 {
 		c.build.Cancel()
-		c.diff, c.levels, c.message = nil, nil, "This trace has no CPU profile."
+		c.diff, c.levels, c.levelsB, c.message = nil, nil, nil, "This trace has no CPU profile."
 		return c.colours
 	}
-	trA, trB, spec := d.trace, c.traceB, c.spec
+	trA, trB, al, original := d.trace, c.traceB, c.al, !d.model.GeneratedNames
 	c.build.Start(func(ctx context.Context) (compareBuilt, error) {
-		diff, err := compareProfiles(trA, profile, trB, spec, rng)
+		diff, err := compareProfiles(stack, trA, profile, trB, al, rng, original)
 		if err != nil {
 			return compareBuilt{}, err
 		}
 		// The levels do not depend on the theme, only on the changes and their scale.
-		levels := render.NewDiffShades(diff, render.ThemeByName("light")).FrameLevels(trA)
-		return compareBuilt{diff: diff, levels: levels}, nil
+		shades := render.NewDiffShades(diff, render.ThemeByName("light"))
+		return compareBuilt{diff: diff, levels: shades.FrameLevels(trA), levelsB: shades.FrameLevels(trB)}, nil
 	})
 	return levelsChanged
 }
 
-// compareProfiles compares A's profile with B's profile of the same PID:TID (else B's default
-// thread), lined up by spec, over rng (A's clock; calltree.AllTime for everything).
-func compareProfiles(trA *core.Trace, profA int, trB *core.Trace, spec align.Spec, rng calltree.Range) (*calltree.Diff, error) {
+// compareProfiles compares A's profile, with the call tree's transforms (stack, over rng), with
+// B's profile of the same PID:TID (else B's default thread), both with the transforms, over rng
+// moved to B's clock by al (calltree.AllTime for everything).
+func compareProfiles(stack *calltree.Stack, trA *core.Trace, profA int, trB *core.Trace, al align.Alignment, rng calltree.Range, original bool) (*calltree.Diff, error) {
 	pa := &trA.Profiles[profA]
 	profB := calltree.FindProfile(trB, pa.Pid, pa.Tid)
 	if profB < 0 {
@@ -194,23 +198,19 @@ func compareProfiles(trA *core.Trace, profA int, trB *core.Trace, spec align.Spe
 	if profB < 0 {
 		return nil, errors.New("the second file (B) has no CPU profile")
 	}
-	al, err := align.Align(align.Side{Trace: trA, Profile: profA}, align.Side{Trace: trB, Profile: profB}, spec)
-	if err != nil {
-		return nil, fmt.Errorf("aligning by %s: %w", spec, err)
-	}
-	rA, rB := rng, calltree.AllTime
+	rB := rng
 	if rng != calltree.AllTime {
-		// The range is on A's clock; Alignment.Range measures from A's anchor.
-		s, e, bs, be := al.Range(rng.Start-al.AnchorA, rng.End-al.AnchorA)
-		rA, rB = calltree.Range{Start: s, End: e}, calltree.Range{Start: bs, End: be}
+		rB = calltree.Range{Start: al.ToB(rng.Start), End: al.ToB(rng.End)}
 	}
-	funcsA := calltree.NewFunctions(trA, pa)
-	srcA, err := funcsA.Source(rA)
-	if err != nil {
-		return nil, err
+	if stack == nil {
+		src, err := calltree.NewFunctionsNamed(trA, pa, original).Source(rng)
+		if err != nil {
+			return nil, err
+		}
+		stack = calltree.NewStack(src)
 	}
-	funcsB := calltree.NewFunctions(trB, &trB.Profiles[profB])
-	return calltree.Compare(calltree.NewStack(srcA), funcsB, rA, rB, calltree.CompareOptions{})
+	funcsB := calltree.NewFunctionsNamed(trB, &trB.Profiles[profB], original)
+	return calltree.Compare(stack, funcsB, rng, rB, calltree.CompareOptions{})
 }
 
 func (c *comparePanel) layout(gtx layout.Context, e env) layout.Dimensions {
@@ -239,6 +239,12 @@ func (c *comparePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 
 func (c *comparePanel) layoutSummary(gtx layout.Context, e env) layout.Dimensions {
 	s := "A: this file · B: " + c.src.Name
+	if c.stack != nil && len(c.stack.Transforms()) > 0 {
+		s += fmt.Sprintf(" · the call tree's %d transforms on both", len(c.stack.Transforms()))
+	}
+	if c.rng != calltree.AllTime {
+		s += " · the selected range on both"
+	}
 	if d := c.diff; d != nil {
 		s += fmt.Sprintf(" · total %s → %s (%s)", msString(d.TotalA), msString(d.TotalB), pctText(d.TotalA, d.TotalB))
 	}
@@ -419,10 +425,17 @@ type compareKey struct {
 	sort           calltree.DiffColumn
 	shown, colours bool
 	top            int
+	focusB         bool
+	docB           *document
+	selectedB      timeline.EntryRef
 }
 
 func (p *bottomPanel) compareKey() compareKey {
 	c := &p.compare
-	return compareKey{diff: c.diff, message: c.message, sort: c.sort, shown: p.showCompare, colours: c.colours,
-		top: c.list.Position.First}
+	k := compareKey{diff: c.diff, message: c.message, sort: c.sort, shown: p.showCompare, colours: c.colours,
+		top: c.list.Position.First, focusB: c.focusB, docB: c.docB}
+	if c.docB != nil {
+		k.selectedB = c.docB.selected
+	}
+	return k
 }

@@ -30,7 +30,11 @@ func (u *ui) openDialog() {
 func (u *ui) dialogDone(path string, err error) {
 	mapsFor := u.mapsFor
 	u.mapsFor = ""
+	comparePick := u.comparePick
+	u.comparePick = false
 	switch {
+	case comparePick && err == nil && path != "":
+		u.comparePicked(path)
 	case errors.Is(err, dialog.ErrCancelled):
 	case err != nil && mapsFor != "":
 		u.banner = "The folder dialog failed: " + err.Error()

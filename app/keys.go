@@ -88,7 +88,7 @@ func (n *keyNav) set(name key.Name, down bool, now time.Time) (handled, started 
 // globalKeys work whatever has the keyboard focus (the call tree, the search box): their filters
 // name no focus, and they are read before any component reads its own.
 var globalKeys = []key.Filter{
-	{Name: "F", Required: key.ModShortcut}, {Name: "O", Required: key.ModShortcut},
+	{Name: "F", Required: key.ModShortcut}, {Name: "O", Required: key.ModShortcut, Optional: key.ModShift},
 	{Name: "Q", Required: key.ModShortcut}, {Name: "W", Required: key.ModShortcut},
 	{Name: key.NameLeftArrow, Required: key.ModAlt}, {Name: key.NameRightArrow, Required: key.ModAlt},
 }
@@ -146,7 +146,11 @@ func (u *ui) onKey(gtx layout.Context, e key.Event) {
 			u.emit(focus{tag: &u.searchBox.editor})
 			u.searchBox.selectAll()
 		case "O":
-			u.emit(openDialog{})
+			if e.Modifiers.Contain(key.ModShift) {
+				u.emit(compareDialog{})
+			} else {
+				u.emit(openDialog{})
+			}
 		case "Q", "W":
 			u.emit(quit{})
 		}

@@ -86,7 +86,7 @@ func (p *bottomPanel) layout(gtx layout.Context, e env) layout.Dimensions {
 		return layout.Flex{}.Layout(gtx,
 			layout.Flexed(detailsShare, func(gtx layout.Context) layout.Dimensions {
 				detailsW = gtx.Constraints.Max.X
-				return p.details.layout(gtx, e)
+				return p.details.layout(gtx, p.compare.detailsEnv(e))
 			}),
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 				sz := image.Pt(gtx.Dp(1), gtx.Constraints.Max.Y)

@@ -17,7 +17,7 @@ const toolbarHeight = 36 // dp
 // toolbar is the row at the top: Open, Recent, the file name, the wheel scheme and JS call timing
 // switches, search, the theme and help.
 type toolbar struct {
-	open, recentBtn, wheel, timing, names, theme, help widget.Clickable
+	open, recentBtn, compare, wheel, timing, names, theme, help widget.Clickable
 	// sourceMaps chooses the folder of the open file's source maps (mapsdialog.go).
 	sourceMaps widget.Clickable
 	// mapsShown caches offersSourceMaps for mapsOf, which scans the trace's frames.
@@ -53,6 +53,9 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 	s := e.settings
 	for t.open.Clicked(gtx) {
 		e.emit(openDialog{})
+	}
+	for t.compare.Clicked(gtx) {
+		e.emit(compareDialog{})
 	}
 	for t.recentBtn.Clicked(gtx) {
 		if t.recentShown {
@@ -140,6 +143,14 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 			gap,
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &t.recentBtn, "Recent ▼") }),
 			gap,
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+				if e.doc == nil {
+					return layout.Dimensions{}
+				}
+				return layout.Inset{Right: unit.Dp(6)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+					return e.th.Button(gtx, &t.compare, "Compare with…")
+				})
+			}),
 			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
 				// Without a minimum height the Flex centres the label like the buttons.
 				gtx.Constraints.Min.Y = 0
@@ -207,6 +218,9 @@ func (t *toolbar) layoutRecentMenu(gtx layout.Context, e env) {
 			children := make([]layout.FlexChild, len(t.recentEntries))
 			for i, en := range t.recentEntries {
 				text := en.Path
+				if en.Compare != "" {
+					text += "  ⇄  " + filepath.Base(en.Compare)
+				}
 				if !en.Available {
 					text += "  (unavailable)"
 				}
