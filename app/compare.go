@@ -53,7 +53,7 @@ type comparePanel struct {
 	load   task.Future[loaded]
 	traceB *core.Trace
 	compareSide
-	build  task.Future[compareBuilt]
+	build task.Future[compareBuilt]
 
 	// doc, profile, rng, stack and offset are what the current table (or the build running)
 	// compares: A's call tree's thread, range and transforms, and B's alignment.
