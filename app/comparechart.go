@@ -80,6 +80,9 @@ type compareSide struct {
 	markClick []widget.Clickable
 	// dragging is set while B's ruler is dragged: the table waits for the release.
 	dragging bool
+	// bySelection says the alignment came from the selected entries (its spec is start plus an
+	// offset, as the recent list keeps it).
+	bySelection bool
 
 	// synced is the view both charts showed after the last sync, to tell which one moved.
 	synced timeline.View
@@ -246,8 +249,9 @@ func (u *ui) pollCompare() {
 }
 
 // rebaseViews gives both charts viewports over the union of A and B on A's axis, B's counting
-// from A's origin moved by the offset, keeping the window shown (or fitting the union when A
-// showed all of itself, or fit is set and it did).
+// from A's origin moved by the offset, keeping the window shown. A new alignment (fit) fits the
+// union when A showed all of itself; a drag of B's ruler only ever widens the axis, so that A
+// stays where it is under the pointer.
 func (u *ui) rebaseViews(fit bool) {
 	c := &u.panel.compare
 	a, b := u.doc, c.docB
@@ -259,6 +263,9 @@ func (u *ui) rebaseViews(fit bool) {
 	bLo, bHi := b.model.Bounds()
 	lo, hi := min(aLo, bLo-off), max(aHi, bHi-off)
 	old := a.view
+	if !fit {
+		lo, hi = min(lo, old.Origin()), max(hi, old.Origin()+old.Total())
+	}
 	whole := old.View().Start == 0 && old.View().Span == old.Total()
 	a.view = rebased(old, a.model, lo, hi)
 	if fit && whole {
@@ -359,7 +366,9 @@ func (c *comparePanel) alignText() string {
 		by = "start"
 	}
 	t := "aligned by " + by
-	if s.Offset != 0 {
+	if c.bySelection {
+		t = "aligned by the selected entries"
+	} else if s.Offset != 0 {
 		// A positive offset takes B's anchor later on its clock, so B's events earlier on A's axis.
 		t += ", B moved " + signedDuration(-s.Offset)
 	}
@@ -479,7 +488,7 @@ func (u *ui) applyCompare(gtx layout.Context, a action) bool {
 	case sideB:
 		u.applyB(gtx, a.a)
 	case setAlign:
-		c.markMenu = false
+		c.markMenu, c.bySelection = false, false
 		c.spec = a.spec
 		c.realign(u.doc)
 	case toggleMarkMenu:
@@ -491,7 +500,7 @@ func (u *ui) applyCompare(gtx layout.Context, a action) bool {
 			return true
 		}
 		c.al = c.al.Shifted(a.delta)
-		c.spec = c.al.Spec
+		c.spec, c.bySelection = c.al.Spec, false
 		c.dragging = !a.done
 		u.rebaseViews(false)
 		if a.done {
@@ -547,7 +556,7 @@ func (u *ui) alignSelected() {
 		c.alignMsg = "cannot align the selected entries: " + err.Error()
 		return
 	}
-	c.spec = spec
+	c.spec, c.bySelection = spec, true
 	c.realign(a)
 }
 

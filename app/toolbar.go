@@ -219,7 +219,7 @@ func (t *toolbar) layoutRecentMenu(gtx layout.Context, e env) {
 			for i, en := range t.recentEntries {
 				text := en.Path
 				if en.Compare != "" {
-					text += "  ⇄  " + filepath.Base(en.Compare)
+					text += "  compared with " + filepath.Base(en.Compare)
 				}
 				if !en.Available {
 					text += "  (unavailable)"
