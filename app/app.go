@@ -249,8 +249,6 @@ func (u *ui) loop(w *gioapp.Window) error {
 			u.search.Cancel()
 			u.panel.tree.build.Cancel()
 			u.panel.compare.cancel()
-			u.panel.compare.aligning.Cancel()
-			u.panel.compare.search.Cancel()
 			if u.doc != nil {
 				u.doc.timing.refine.Cancel()
 			}

@@ -135,11 +135,15 @@ func (c *chart) setDiffLevels(levels []int8) {
 }
 
 // pending reports whether B is loading or a table is being computed.
-func (c *comparePanel) pending() bool { return c.load.Pending() || c.build.Pending() }
+func (c *comparePanel) pending() bool {
+	return c.load.Pending() || c.build.Pending() || c.aligning.Pending() || c.search.Pending()
+}
 
 func (c *comparePanel) cancel() {
 	c.load.Cancel()
 	c.build.Cancel()
+	c.aligning.Cancel()
+	c.search.Cancel()
 }
 
 // poll installs finished tables, and starts a new table when the call tree moved to another
