@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 	"time"
 
 	"gioui.org/layout"
@@ -39,6 +40,7 @@ var compareColumns = [...]struct {
 	{"Δ %", calltree.BySelfDeltaPct},
 	{"Running A", calltree.ByRunningA},
 	{"Running B", calltree.ByRunningB},
+	{"Δ running", calltree.ByRunningDelta},
 	{"Function", calltree.ByFunctionName},
 }
 
@@ -64,7 +66,17 @@ type comparePanel struct {
 	offset  float64
 	diff    *calltree.Diff
 	sort    calltree.DiffColumn
-	message string
+	// tree is the differential call tree of the same comparison, shown instead of the table by
+	// function when treeMode is set; treeOpen are its expanded nodes and treeRows the visible
+	// ones, top to bottom.
+	tree      *calltree.DiffTree
+	treeMode  bool
+	treeOpen  map[calltree.DiffNodeID]bool
+	treeRows  []calltree.DiffNodeID
+	treeGen   int // counts the changes of treeRows, for the chrome's cache
+	rowClicks []widget.Clickable
+	btnMode   widget.Clickable
+	message   string
 	// levels is the diff level of each of A's frames (render.DiffShades.FrameLevels) by this
 	// table, and colours says the chart shows them.
 	levels, levelsB []int8
@@ -94,6 +106,7 @@ func (c *comparePanel) active() bool { return c.src.Name != "" }
 // compareBuilt is a table and the chart's diff levels by it.
 type compareBuilt struct {
 	diff            *calltree.Diff
+	tree            *calltree.DiffTree
 	levels, levelsB []int8
 }
 
@@ -155,10 +168,11 @@ func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack 
 	}
 	if b, err, ok := c.build.Poll(); ok {
 		if err != nil {
-			c.diff, c.levels, c.levelsB, c.message = nil, nil, nil, err.Error()
+			c.diff, c.tree, c.levels, c.levelsB, c.message = nil, nil, nil, nil, err.Error()
 		} else {
 			b.diff.Sort(c.sort, c.sort != calltree.ByFunctionName)
-			c.diff, c.levels, c.levelsB, c.message = b.diff, b.levels, b.levelsB, ""
+			c.diff, c.tree, c.levels, c.levelsB, c.message = b.diff, b.tree, b.levels, b.levelsB, ""
+			c.openTree()
 		}
 		levelsChanged = c.colours
 	}
@@ -179,13 +193,14 @@ func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack 
 	}
 	trA, trB, al, original := d.trace, c.traceB, c.al, !d.model.GeneratedNames
 	c.build.Start(func(ctx context.Context) (compareBuilt, error) {
-		diff, err := compareProfiles(stack, trA, profile, trB, al, rng, original)
+		cmp, err := compareProfiles(stack, trA, profile, trB, al, rng, original)
 		if err != nil {
 			return compareBuilt{}, err
 		}
+		diff, tree := cmp.Functions(), cmp.Tree(calltree.View{})
 		// The levels do not depend on the theme, only on the changes and their scale.
 		shades := render.NewDiffShades(diff, render.ThemeByName("light"))
-		return compareBuilt{diff: diff, levels: shades.FrameLevels(trA), levelsB: shades.FrameLevels(trB)}, nil
+		return compareBuilt{diff: diff, tree: tree, levels: shades.FrameLevels(trA), levelsB: shades.FrameLevels(trB)}, nil
 	})
 	return levelsChanged
 }
@@ -193,7 +208,7 @@ func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack 
 // compareProfiles compares A's profile, with the call tree's transforms (stack, over rng), with
 // B's profile of the same PID:TID (else B's default thread), both with the transforms, over rng
 // moved to B's clock by al (calltree.AllTime for everything).
-func compareProfiles(stack *calltree.Stack, trA *core.Trace, profA int, trB *core.Trace, al align.Alignment, rng calltree.Range, original bool) (*calltree.Diff, error) {
+func compareProfiles(stack *calltree.Stack, trA *core.Trace, profA int, trB *core.Trace, al align.Alignment, rng calltree.Range, original bool) (*calltree.Comparison, error) {
 	pa := &trA.Profiles[profA]
 	profB := calltree.FindProfile(trB, pa.Pid, pa.Tid)
 	if profB < 0 {
@@ -214,7 +229,7 @@ func compareProfiles(stack *calltree.Stack, trA *core.Trace, profA int, trB *cor
 		stack = calltree.NewStack(src)
 	}
 	funcsB := calltree.NewFunctionsNamed(trB, &trB.Profiles[profB], original)
-	return calltree.Compare(stack, funcsB, rng, rB, calltree.CompareOptions{})
+	return calltree.NewComparison(stack, funcsB, rng, rB, calltree.CompareOptions{})
 }
 
 func (c *comparePanel) layout(gtx layout.Context, e env) layout.Dimensions {
@@ -223,6 +238,22 @@ func (c *comparePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 			c.sort = compareColumns[i].sort
 			if c.diff != nil {
 				c.diff.Sort(c.sort, c.sort != calltree.ByFunctionName)
+			}
+			if c.tree != nil {
+				c.tree.Sort(c.sort, c.sort != calltree.ByFunctionName)
+				c.flattenTree()
+			}
+		}
+	}
+	for c.btnMode.Clicked(gtx) {
+		c.treeMode = !c.treeMode
+	}
+	for i := range c.rowClicks {
+		for c.rowClicks[i].Clicked(gtx) {
+			if c.treeMode && i < len(c.treeRows) {
+				n := c.treeRows[i]
+				c.treeOpen[n] = !c.treeOpen[n]
+				c.flattenTree()
 			}
 		}
 	}
@@ -255,9 +286,82 @@ func (c *comparePanel) layoutSummary(gtx layout.Context, e env) layout.Dimension
 	if c.message != "" {
 		s += " · " + c.message
 	}
-	return layout.Inset{Top: unit.Dp(2), Bottom: unit.Dp(2), Left: unit.Dp(4)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
-		return e.th.MutedLabel(gtx, s)
+	mode := "View: by function"
+	if c.treeMode {
+		mode = "View: call tree"
+	}
+	return layout.Inset{Top: unit.Dp(2), Bottom: unit.Dp(2), Left: unit.Dp(4), Right: unit.Dp(4)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+		return layout.Flex{Alignment: layout.Middle}.Layout(gtx,
+			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
+				gtx.Constraints.Min.Y = 0
+				return e.th.MutedLabel(gtx, s)
+			}),
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &c.btnMode, mode) }),
+		)
 	})
+}
+
+// openTree expands the new tree's first two levels and sorts it as the table is sorted.
+func (c *comparePanel) openTree() {
+	c.treeOpen = map[calltree.DiffNodeID]bool{}
+	t := c.tree
+	if t == nil {
+		c.treeRows = nil
+		return
+	}
+	t.Sort(c.sort, c.sort != calltree.ByFunctionName)
+	for _, r := range t.Roots() {
+		c.treeOpen[r] = true
+	}
+	c.flattenTree()
+}
+
+// flattenTree lists the tree's visible nodes, top to bottom.
+func (c *comparePanel) flattenTree() {
+	c.treeGen++
+	c.treeRows = c.treeRows[:0]
+	var walk func(ns []calltree.DiffNodeID)
+	walk = func(ns []calltree.DiffNodeID) {
+		for _, n := range ns {
+			c.treeRows = append(c.treeRows, n)
+			if c.treeOpen[n] {
+				walk(c.tree.Children(n))
+			}
+		}
+	}
+	if c.tree != nil {
+		walk(c.tree.Roots())
+	}
+}
+
+// compareRow is one row of the Compare tab: a function, or a node of the tree.
+type compareRow struct {
+	calltree.DiffRow
+	name             string
+	depth            int
+	expandable, open bool
+}
+
+// rowAt is the i-th row shown and the number of rows.
+func (c *comparePanel) rowAt(i int) compareRow {
+	if c.treeMode {
+		n := c.treeRows[i]
+		kids := len(c.tree.Children(n))
+		return compareRow{DiffRow: c.tree.Row(n), name: c.tree.Describe(n), depth: c.tree.Depth(n), expandable: kids > 0, open: c.treeOpen[n]}
+	}
+	r := &c.diff.Rows[i]
+	return compareRow{DiffRow: *r, name: c.diff.Describe(r)}
+}
+
+// rowCount is the number of rows shown.
+func (c *comparePanel) rowCount() int {
+	switch {
+	case c.treeMode && c.tree != nil:
+		return len(c.treeRows)
+	case !c.treeMode && c.diff != nil:
+		return len(c.diff.Rows)
+	}
+	return 0
 }
 
 // columnX is where column i starts: the figure columns, then the bar, then the function name.
@@ -295,50 +399,73 @@ func (c *comparePanel) layoutHeaders(gtx layout.Context, e env) layout.Dimension
 }
 
 func (c *comparePanel) layoutRows(gtx layout.Context, e env) layout.Dimensions {
-	d := c.diff
-	if d == nil {
+	n := c.rowCount()
+	if n == 0 {
 		return layout.Dimensions{Size: gtx.Constraints.Max}
 	}
-	// The bars share one scale: the largest self delta of the table.
+	// The bars share one scale: the largest change of the rows, in self time by function, in
+	// running time in the tree (where a caller's change is its callees' too).
+	barDelta := func(r *compareRow) time.Duration {
+		if c.treeMode {
+			return r.RunningDelta()
+		}
+		return r.SelfDelta()
+	}
 	var widest time.Duration
-	for i := range d.Rows {
-		widest = max(widest, absDuration(d.Rows[i].SelfDelta()))
+	for i := range n {
+		r := c.rowAt(i)
+		widest = max(widest, absDuration(barDelta(&r)))
+	}
+	if len(c.rowClicks) < n {
+		c.rowClicks = make([]widget.Clickable, n)
 	}
 	rowH, colW := gtx.Dp(18), columnWidth(gtx)
 	c.list.Axis = layout.Vertical
-	return e.th.List(gtx, &c.list, len(d.Rows), func(gtx layout.Context, i int) layout.Dimensions {
-		r := &d.Rows[i]
+	return e.th.List(gtx, &c.list, n, func(gtx layout.Context, i int) layout.Dimensions {
+		r := c.rowAt(i)
 		cells := [...]string{msString(r.SelfA), msString(r.SelfB), signedMsString(r.SelfDelta()), pctText(r.SelfA, r.SelfB),
-			msString(r.RunningA), msString(r.RunningB)}
-		for j, s := range cells {
-			off := op.Offset(image.Pt(j*colW, 0)).Push(gtx.Ops)
-			g := gtx
-			g.Constraints = layout.Exact(image.Pt(colW-gtx.Dp(6), rowH))
-			layout.E.Layout(g, func(gtx layout.Context) layout.Dimensions { return e.th.Label(gtx, s) })
-			off.Pop()
-		}
-		// The bar grows right from the middle of its column when B is slower, left when faster.
-		barX := len(cells)*colW + gtx.Dp(4)
-		half := gtx.Dp(compareBarDp) / 2
-		if delta := r.SelfDelta(); delta != 0 && widest > 0 {
-			w := max(1, int(float64(half)*float64(absDuration(delta))/float64(widest)))
-			mid := barX + half
-			rect := image.Rect(mid, gtx.Dp(4), mid+w, rowH-gtx.Dp(4))
-			col := slowerColour
-			if delta < 0 {
-				rect = image.Rect(mid-w, gtx.Dp(4), mid, rowH-gtx.Dp(4))
-				col = fasterColour
+			msString(r.RunningA), msString(r.RunningB), signedMsString(r.RunningDelta())}
+		size := image.Pt(gtx.Constraints.Max.X, rowH)
+		return c.rowClicks[i].Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+			for j, s := range cells {
+				off := op.Offset(image.Pt(j*colW, 0)).Push(gtx.Ops)
+				g := gtx
+				g.Constraints = layout.Exact(image.Pt(colW-gtx.Dp(6), rowH))
+				layout.E.Layout(g, func(gtx layout.Context) layout.Dimensions { return e.th.Label(gtx, s) })
+				off.Pop()
 			}
-			paint.FillShape(gtx.Ops, col, clip.Rect(rect).Op())
-		}
-		name := d.Describe(r)
-		x := compareColumnX(gtx, len(compareColumns)-1)
-		off := op.Offset(image.Pt(x, 0)).Push(gtx.Ops)
-		g := gtx
-		g.Constraints = layout.Exact(image.Pt(max(0, gtx.Constraints.Max.X-x), rowH))
-		e.th.Label(g, name)
-		off.Pop()
-		return layout.Dimensions{Size: image.Pt(gtx.Constraints.Max.X, rowH)}
+			// The bar grows right from the middle of its column when B is slower, left when faster.
+			barX := len(cells)*colW + gtx.Dp(4)
+			half := gtx.Dp(compareBarDp) / 2
+			if delta := barDelta(&r); delta != 0 && widest > 0 {
+				w := max(1, int(float64(half)*float64(absDuration(delta))/float64(widest)))
+				mid := barX + half
+				rect := image.Rect(mid, gtx.Dp(4), mid+w, rowH-gtx.Dp(4))
+				col := slowerColour
+				if delta < 0 {
+					rect = image.Rect(mid-w, gtx.Dp(4), mid, rowH-gtx.Dp(4))
+					col = fasterColour
+				}
+				paint.FillShape(gtx.Ops, col, clip.Rect(rect).Op())
+			}
+			name := r.name
+			if c.treeMode {
+				marker := "   "
+				if r.expandable && r.open {
+					marker = "▼ "
+				} else if r.expandable {
+					marker = "▶ "
+				}
+				name = strings.Repeat("  ", r.depth) + marker + name
+			}
+			x := compareColumnX(gtx, len(compareColumns)-1)
+			off := op.Offset(image.Pt(x, 0)).Push(gtx.Ops)
+			g := gtx
+			g.Constraints = layout.Exact(image.Pt(max(0, gtx.Constraints.Max.X-x), rowH))
+			e.th.Label(g, name)
+			off.Pop()
+			return layout.Dimensions{Size: size}
+		})
 	})
 }
 
@@ -428,6 +555,8 @@ type compareKey struct {
 	message        string
 	sort           calltree.DiffColumn
 	shown, colours bool
+	treeMode       bool
+	treeGen        int
 	top            int
 	focusB         bool
 	docB           *document
@@ -437,7 +566,7 @@ type compareKey struct {
 func (p *bottomPanel) compareKey() compareKey {
 	c := &p.compare
 	k := compareKey{diff: c.diff, message: c.message, sort: c.sort, shown: p.showCompare, colours: c.colours,
-		top: c.list.Position.First, focusB: c.focusB, docB: c.docB}
+		top: c.list.Position.First, focusB: c.focusB, docB: c.docB, treeMode: c.treeMode, treeGen: c.treeGen}
 	if c.docB != nil {
 		k.selectedB = c.docB.selected
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gioui.org/io/key"
 	"gioui.org/widget"
@@ -338,4 +339,81 @@ func TestTraceAgainstCPUProfile(t *testing.T) {
 	if c.diff == nil || c.diff.TotalB == 0 || c.docB.trace.Kind != core.InputCPUProfile {
 		t.Fatalf("table %v, message %q", c.diff, c.message)
 	}
+}
+
+// The Compare tab's call-tree view: its roots add up to both totals, a click opens a node, the
+// slowed function is under runWork with its change, and a click on "Δ running" sorts the roots
+// by it.
+func TestCompareTreeView(t *testing.T) {
+	h := openCompare(t, diffFixture(t, "trace-a.json.gz"), diffFixture(t, "trace-slow.json.gz"))
+	c := &h.u.panel.compare
+	top := h.u.panel.origin.Add(h.u.panel.treeArea.Min)
+	found := false
+	for x := h.size.X - 4; x > top.X && !found; x -= 6 {
+		p := image.Pt(x, top.Y+c.tabsH+10)
+		h.move(p)
+		if c.btnMode.Hovered() {
+			h.click(p, 0)
+			found = true
+		}
+	}
+	if !found || !c.treeMode || c.tree == nil {
+		t.Fatalf("no tree view (button found %v)", found)
+	}
+	var sumA, sumB time.Duration
+	for _, r := range c.tree.Roots() {
+		row := c.tree.Row(r)
+		sumA, sumB = sumA+row.RunningA, sumB+row.RunningB
+	}
+	if sumA != c.tree.TotalA || sumB != c.tree.TotalB || c.tree.TotalA != c.diff.TotalA || c.tree.TotalB != c.diff.TotalB {
+		t.Errorf("roots add up to %v/%v; tree totals %v/%v, table %v/%v", sumA, sumB, c.tree.TotalA, c.tree.TotalB, c.diff.TotalA, c.diff.TotalB)
+	}
+	// Sorted by the change of running time, the root holding runWork comes first.
+	col := slices.IndexFunc(compareColumns[:], func(cc struct {
+		title string
+		sort  calltree.DiffColumn
+	}) bool {
+		return cc.sort == calltree.ByRunningDelta
+	})
+	h.click(image.Pt(top.X+col*columnWidthDp+columnWidthDp/2, top.Y+c.headerY+8), 0)
+	roots := c.tree.Roots()
+	if c.sort != calltree.ByRunningDelta || len(roots) < 2 || !slices.IsSortedFunc(roots, func(x, y calltree.DiffNodeID) int {
+		rx, ry := c.tree.Row(x), c.tree.Row(y)
+		return int(ry.RunningDelta() - rx.RunningDelta())
+	}) {
+		t.Fatalf("sorted by %v; roots not in descending running delta", c.sort)
+	}
+	rowY := func(i int) int { return top.Y + c.headerY + 22 + 18*i + 9 }
+	for range 4 {
+		i := slices.IndexFunc(c.treeRows, func(n calltree.DiffNodeID) bool {
+			r := c.rowAt(slices.Index(c.treeRows, n))
+			return r.expandable && !r.open && r.Key.Name == "runWork"
+		})
+		if i < 0 {
+			break
+		}
+		if i > 5 {
+			t.Fatalf("runWork is row %d, not near the top", i)
+		}
+		h.click(image.Pt(top.X+compareColumnXDp(len(compareColumns)-1)+40, rowY(i)), 0)
+	}
+	var hash *compareRow
+	for i := range c.treeRows {
+		if r := c.rowAt(i); r.Key.Name == "hashStrings" {
+			hash = &r
+			break
+		}
+	}
+	if hash == nil || hash.depth < 2 || hash.RunningDelta() <= 0 {
+		t.Errorf("hashStrings not shown under runWork, slower: %+v", hash)
+	}
+}
+
+// compareColumnXDp is compareColumnX at 1 px per dp, as the harness lays out.
+func compareColumnXDp(i int) int {
+	x := i * columnWidthDp
+	if i == len(compareColumns)-1 {
+		x += compareBarDp + 8
+	}
+	return x
 }
