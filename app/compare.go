@@ -44,8 +44,13 @@ var compareColumns = [...]struct {
 	{"Function", calltree.ByFunctionName},
 }
 
-// compareBarDp is the width of the column that draws each row's self delta as a bar.
-const compareBarDp = 90
+// compareColDp is the width of a figure column, narrower than the call tree's: the table has
+// seven of them beside the function's name. compareBarDp is the width of the column that draws
+// each row's change as a bar.
+const (
+	compareColDp = 72
+	compareBarDp = 64
+)
 
 // comparePanel holds profile B and the table comparing it with the open document.
 type comparePanel struct {
@@ -366,7 +371,7 @@ func (c *comparePanel) rowCount() int {
 
 // columnX is where column i starts: the figure columns, then the bar, then the function name.
 func compareColumnX(gtx layout.Context, i int) int {
-	x := i * columnWidth(gtx)
+	x := i * gtx.Dp(compareColDp)
 	if i == len(compareColumns)-1 {
 		x += gtx.Dp(compareBarDp) + gtx.Dp(8)
 	}
@@ -378,7 +383,7 @@ func (c *comparePanel) layoutHeaders(gtx layout.Context, e env) layout.Dimension
 	size := image.Pt(gtx.Constraints.Max.X, rowH)
 	for i, col := range compareColumns {
 		x := compareColumnX(gtx, i)
-		w := columnWidth(gtx) - gtx.Dp(2)
+		w := gtx.Dp(compareColDp) - gtx.Dp(2)
 		if i == len(compareColumns)-1 {
 			w = max(0, size.X-x)
 		}
@@ -390,7 +395,12 @@ func (c *comparePanel) layoutHeaders(gtx layout.Context, e env) layout.Dimension
 		g := gtx
 		g.Constraints = layout.Exact(image.Pt(w, rowH))
 		c.headers[i].Layout(g, func(gtx layout.Context) layout.Dimensions {
-			return layout.E.Layout(gtx, func(gtx layout.Context) layout.Dimensions { return e.th.MutedLabel(gtx, title) })
+			// Figures are right-aligned under their titles; names start at the left.
+			dir := layout.E
+			if i == len(compareColumns)-1 {
+				dir = layout.W
+			}
+			return dir.Layout(gtx, func(gtx layout.Context) layout.Dimensions { return e.th.MutedLabel(gtx, title) })
 		})
 		off.Pop()
 	}
@@ -419,7 +429,7 @@ func (c *comparePanel) layoutRows(gtx layout.Context, e env) layout.Dimensions {
 	if len(c.rowClicks) < n {
 		c.rowClicks = make([]widget.Clickable, n)
 	}
-	rowH, colW := gtx.Dp(18), columnWidth(gtx)
+	rowH, colW := gtx.Dp(18), gtx.Dp(compareColDp)
 	c.list.Axis = layout.Vertical
 	return e.th.List(gtx, &c.list, n, func(gtx layout.Context, i int) layout.Dimensions {
 		r := c.rowAt(i)
@@ -454,7 +464,7 @@ func (c *comparePanel) layoutRows(gtx layout.Context, e env) layout.Dimensions {
 				if r.expandable && r.open {
 					marker = "▼ "
 				} else if r.expandable {
-					marker = "▶ "
+					marker = "► "
 				}
 				name = strings.Repeat("  ", r.depth) + marker + name
 			}

@@ -103,7 +103,7 @@ func TestCompareTabListsSlowedFunctionFirst(t *testing.T) {
 		maxB = max(maxB, r.SelfB)
 	}
 	top := h.u.panel.origin.Add(h.u.panel.treeArea.Min)
-	h.click(top.Add(image.Pt(columnWidthDp+columnWidthDp/2, c.headerY+8)), 0)
+	h.click(top.Add(image.Pt(compareColDp+compareColDp/2, c.headerY+8)), 0)
 	if c.sort != calltree.BySelfB {
 		t.Fatalf("clicking Self B sorts by %v", c.sort)
 	}

@@ -375,7 +375,7 @@ func TestCompareTreeView(t *testing.T) {
 	}) bool {
 		return cc.sort == calltree.ByRunningDelta
 	})
-	h.click(image.Pt(top.X+col*columnWidthDp+columnWidthDp/2, top.Y+c.headerY+8), 0)
+	h.click(image.Pt(top.X+col*compareColDp+compareColDp/2, top.Y+c.headerY+8), 0)
 	roots := c.tree.Roots()
 	if c.sort != calltree.ByRunningDelta || len(roots) < 2 || !slices.IsSortedFunc(roots, func(x, y calltree.DiffNodeID) int {
 		rx, ry := c.tree.Row(x), c.tree.Row(y)
@@ -411,7 +411,7 @@ func TestCompareTreeView(t *testing.T) {
 
 // compareColumnXDp is compareColumnX at 1 px per dp, as the harness lays out.
 func compareColumnXDp(i int) int {
-	x := i * columnWidthDp
+	x := i * compareColDp
 	if i == len(compareColumns)-1 {
 		x += compareBarDp + 8
 	}
