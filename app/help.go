@@ -50,6 +50,8 @@ var helpRows = [][2]string{
 	{"Ctrl + F, Enter / Shift + Enter", "search, next / previous match"},
 	{"Esc", "clear the selection (or close this help, the recent files, the warnings)"},
 	{"Ctrl + O, Ctrl + Q / Ctrl + W", "open a file, quit"},
+	{"Ctrl + Shift + O", "compare with another file (B, stacked under A on one time axis)"},
+	{"Drag B's ruler", "move B in time against A"},
 	{"Call tree: ↑ ↓ ← →", "move, expand, collapse"},
 	{"Call tree: f F m M p d r c", "focus subtree / function, merge node / function, prune, drop, collapse recursion / script"},
 	{"? or F1", "show or hide this help"},
