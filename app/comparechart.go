@@ -487,6 +487,14 @@ func (u *ui) applyCompare(gtx layout.Context, a action) bool {
 		u.openCompareDialog()
 	case sideB:
 		u.applyB(gtx, a.a)
+	case clearSelection:
+		// Esc clears B's selection too; A's is cleared as without a comparison.
+		if c.docB != nil {
+			c.docB.selected, c.docB.selectedIsMerge, c.docB.hasLaneSelected = timeline.NoEntry, false, false
+			c.focusB = false
+			c.chartB.invalidate()
+		}
+		return false
 	case setAlign:
 		c.markMenu, c.bySelection = false, false
 		c.spec = a.spec

@@ -339,6 +339,12 @@ func TestTraceAgainstCPUProfile(t *testing.T) {
 	if c.diff == nil || c.diff.TotalB == 0 || c.docB.trace.Kind != core.InputCPUProfile {
 		t.Fatalf("table %v, message %q", c.diff, c.message)
 	}
+	// A .cpuprofile has no navigation: B stays lined up by start, and the strip says why.
+	h.click(h.stripButton(&c.btnNav), 0)
+	h.idle()
+	if !c.aligned || c.al.Spec.Method != align.Start || !strings.Contains(c.alignText(), "no navigation") {
+		t.Errorf("aligned %v by %+v: %q", c.aligned, c.al.Spec, c.alignText())
+	}
 }
 
 // The Compare tab's call-tree view: its roots add up to both totals, a click opens a node, the
