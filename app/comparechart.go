@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"gioui.org/io/pointer"
 	"gioui.org/layout"
@@ -38,6 +39,8 @@ const compareStripDp = 30
 type (
 	// compareDialog asks for a second file to compare the open one with.
 	compareDialog struct{}
+	// stopCompare cancels B's load and closes the comparison.
+	stopCompare struct{}
 	// sideB is an action of B's chart, carried out on B's document.
 	sideB struct{ a action }
 	// setAlign lines B up with A as spec says.
@@ -54,6 +57,7 @@ type (
 )
 
 func (compareDialog) isAction()  {}
+func (stopCompare) isAction()    {}
 func (sideB) isAction()          {}
 func (setAlign) isAction()       {}
 func (alignSelected) isAction()  {}
@@ -93,7 +97,7 @@ type compareSide struct {
 
 	search task.Future[searchFound]
 
-	btnStart, btnNav, btnMark, btnSelected, btnReset widget.Clickable
+	btnStart, btnNav, btnMark, btnSelected, btnReset, btnCancel widget.Clickable
 	// barY is the strip's top within the chart area, as laid out in the last frame (for tests).
 	barY int
 }
@@ -318,12 +322,28 @@ func (u *ui) syncCompare() bool {
 // layoutCharts lays out A's chart alone, or with a comparison both charts and the strip between.
 func (u *ui) layoutCharts(gtx layout.Context, e env) {
 	c := &u.panel.compare
+	size := gtx.Constraints.Max
+	barH := gtx.Dp(compareStripDp)
+	if c.active() && !c.stacked() && u.doc != nil {
+		// B is loading (or failed to): A above, the strip with B's progress or error below.
+		h := max(0, size.Y-barH)
+		g := gtx
+		g.Constraints = layout.Exact(image.Pt(size.X, h))
+		u.chart.layout(g, e)
+		c.barY = h
+		off := op.Offset(image.Pt(0, h)).Push(gtx.Ops)
+		g.Constraints = layout.Exact(image.Pt(size.X, barH))
+		c.layoutLoadingBar(g, e)
+		off.Pop()
+		if c.load.Busy() {
+			gtx.Execute(op.InvalidateCmd{At: gtx.Now.Add(100 * time.Millisecond)})
+		}
+		return
+	}
 	if !c.stacked() || u.doc == nil {
 		u.chart.layout(gtx, e)
 		return
 	}
-	size := gtx.Constraints.Max
-	barH := gtx.Dp(compareStripDp)
 	hA := max(0, (size.Y-barH)/2)
 	hB := max(0, size.Y-barH-hA)
 	place := func(y, h int, w func(gtx layout.Context)) {
@@ -441,6 +461,35 @@ func (c *comparePanel) layoutBar(gtx layout.Context, e env) layout.Dimensions {
 	})
 }
 
+// layoutLoadingBar is the strip while B loads: its progress and Cancel, or why it failed and
+// Close.
+func (c *comparePanel) layoutLoadingBar(gtx layout.Context, e env) layout.Dimensions {
+	for c.btnCancel.Clicked(gtx) {
+		e.emit(stopCompare{})
+	}
+	size := gtx.Constraints.Max
+	paint.FillShape(gtx.Ops, e.th.Panel, clip.Rect{Max: size}.Op())
+	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Max: image.Pt(size.X, 1)}.Op())
+	text, button := "B · "+c.message, "Close"
+	if c.load.Busy() && c.progress != nil {
+		stage := c.progress.Stage()
+		if stage == "" {
+			stage = "reading"
+		}
+		text = fmt.Sprintf("B · loading %s — %s… %.0f%%", c.src.Name, stage, 100*c.progress.Overall())
+		button = "Cancel"
+	}
+	return layout.Inset{Left: unit.Dp(8), Right: unit.Dp(6), Top: unit.Dp(2)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+		return layout.Flex{Alignment: layout.Middle}.Layout(gtx,
+			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
+				gtx.Constraints.Min.Y = 0
+				return e.th.Label(gtx, text)
+			}),
+			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &c.btnCancel, button) }),
+		)
+	})
+}
+
 // layoutMarkMenu lists the User Timing names both files have, under the strip, while open.
 func (c *comparePanel) layoutMarkMenu(gtx layout.Context, e env, y int) {
 	if !c.markMenu {
@@ -485,6 +534,10 @@ func (u *ui) applyCompare(gtx layout.Context, a action) bool {
 	case compareDialog:
 		u.toolbar.closeRecent()
 		u.openCompareDialog()
+	case stopCompare:
+		u.startCompare(Source{}, align.Spec{})
+		c.colours = false
+		u.chart.setDiffLevels(nil)
 	case sideB:
 		u.applyB(gtx, a.a)
 	case clearSelection:

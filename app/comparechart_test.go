@@ -423,3 +423,24 @@ func compareColumnXDp(i int) int {
 	}
 	return x
 }
+
+// While B loads, a strip under A shows its progress with Cancel, which closes the comparison and
+// gives A its whole height back.
+func TestCompareLoadingStripCancels(t *testing.T) {
+	h := newHarness(t, SourceFromPath(diffFixture(t, "trace-a.json.gz")))
+	full := h.u.chart.size.Y
+	stub := newStubLoad()
+	h.u.opts.Load = stub.load
+	h.u.startCompare(SourceFromPath(diffFixture(t, "trace-slow.json.gz")), align.Spec{})
+	<-stub.started
+	h.frame()
+	c := &h.u.panel.compare
+	if !c.load.Busy() || c.stacked() || h.u.chart.size.Y != full-compareStripDp {
+		t.Fatalf("loading: busy %v, stacked %v, A's chart %d px high (alone %d)", c.load.Busy(), c.stacked(), h.u.chart.size.Y, full)
+	}
+	h.click(h.stripButton(&c.btnCancel), 0)
+	h.idle()
+	if c.active() || c.load.Busy() || h.u.chart.size.Y != full {
+		t.Errorf("after Cancel: active %v, loading %v, A's chart %d px high, want %d", c.active(), c.load.Busy(), h.u.chart.size.Y, full)
+	}
+}
