@@ -200,8 +200,8 @@ func (c *comparePanel) realign(a *document) {
 	})
 }
 
-// pollSide installs B's document and finished alignments and searches; it reports whether the
-// charts need a new frame.
+// pollCompare installs B's document and finished alignments and searches, lines B up anew when
+// A changed, and labels A's tracks once B is there.
 func (u *ui) pollCompare() {
 	c := &u.panel.compare
 	if !c.active() {
