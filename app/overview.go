@@ -168,10 +168,13 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 
 	defer clip.Rect{Max: size}.Push(gtx.Ops).Pop()
 	paint.Fill(gtx.Ops, e.th.Panel)
-	// The activity picture, scaled from buckets × rows to the strip.
-	sx := float32(size.X) / overviewBuckets
+	// The activity picture, scaled from buckets × rows to where the trace's bounds fall on the
+	// view's axis: the whole strip, unless a comparison widened the axis (comparechart.go).
+	lo, hi := d.model.Bounds()
+	left := toX(lo - vp.Origin())
+	sx := (toX(math.Max(hi-lo, 1)+lo-vp.Origin()) - left) / overviewBuckets
 	sy := float32(h-gtx.Dp(4)) / float32(o.rows)
-	st := op.Affine(f32.Affine2D{}.Scale(f32.Point{}, f32.Pt(sx, sy)).Offset(f32.Pt(0, float32(gtx.Dp(2))))).Push(gtx.Ops)
+	st := op.Affine(f32.Affine2D{}.Scale(f32.Point{}, f32.Pt(sx, sy)).Offset(f32.Pt(left, float32(gtx.Dp(2))))).Push(gtx.Ops)
 	o.img.Add(gtx.Ops)
 	paint.PaintOp{}.Add(gtx.Ops)
 	st.Pop()
