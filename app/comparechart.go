@@ -627,8 +627,11 @@ func (u *ui) openCompareDialog() {
 		u.banner = "Open a file first, then compare it with another."
 		return
 	}
+	if u.dialog.Busy() {
+		return // a dialog is up already
+	}
 	u.openDialog()
-	u.comparePick = u.dialog.Busy()
+	u.comparePick = true
 }
 
 // comparePicked starts comparing with the file the dialog chose.
