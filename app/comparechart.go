@@ -30,6 +30,7 @@ import (
 	"flamedesk/core"
 	"flamedesk/core/align"
 	"flamedesk/core/calltree"
+	"flamedesk/internal/winstate"
 	"flamedesk/timeline"
 )
 
@@ -713,4 +714,19 @@ func (p *treePanel) stackFor(d *document) *calltree.Stack {
 		return nil
 	}
 	return p.stack
+}
+
+// state is B's chart for the window tests' state file, nil until B is stacked.
+func (c *comparePanel) state() *winstate.Compare {
+	b := c.docB
+	if !c.stacked() || b == nil {
+		return nil
+	}
+	s := &winstate.Compare{Name: c.src.Name, Aligned: c.aligned, Align: c.alignText(), Offset: c.al.Offset,
+		ChartY: c.chartB.origin.Y, ChartH: c.chartB.size.Y, RulerH: c.chartB.rulerHeight,
+		ViewStart: b.view.Start(), ViewEnd: b.view.End()}
+	if b.selected.Valid() {
+		s.Selected = b.model.EntryName(b.selected)
+	}
+	return s
 }

@@ -59,6 +59,7 @@ func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
 		if r := d.marked(); r != nil {
 			s.Marked = r.Len()
 		}
+		s.Compare = u.panel.compare.state()
 		if tp := &u.panel.tree; tp.tree != nil {
 			if i := tp.selectedRow(); i >= 0 {
 				s.TreeSel = tp.rows[i].name

@@ -33,6 +33,22 @@ type State struct {
 	TreeY      int      `json:"treeY"`
 	TreeSel    string   `json:"treeSel"` // the selected call-tree row
 	Marked     int      `json:"marked"`  // entries highlighted in the chart
+	// Compare is the second file of a comparison once it is stacked under the first.
+	Compare *Compare `json:"compare,omitempty"`
+}
+
+// Compare is B's chart of a comparison.
+type Compare struct {
+	Name      string  `json:"name"`
+	Aligned   bool    `json:"aligned"`
+	Align     string  `json:"align"`  // how B is lined up, as the strip says
+	Offset    float64 `json:"offset"` // µs: B's clock = A's + Offset
+	ChartY    int     `json:"chartY"` // B's chart's top in window pixels, ruler included
+	ChartH    int     `json:"chartH"`
+	RulerH    int     `json:"rulerH"`
+	ViewStart float64 `json:"viewStart"` // absolute µs of B's clock at the chart's left edge
+	ViewEnd   float64 `json:"viewEnd"`
+	Selected  string  `json:"selected"`
 }
 
 // Track is where one thread's rows are.
