@@ -310,7 +310,7 @@ func (u *ui) poll() {
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
 	u.pollCompare()
-	if u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng, u.panel.tree.stackFor(u.doc)) {
+	if u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng, u.panel.tree.stackFor(u.doc), u.panel.tree.inverted) {
 		u.chart.setDiffLevels(u.panel.compare.chartLevels())
 		u.panel.compare.chartB.setDiffLevels(u.panel.compare.chartLevelsB())
 	}

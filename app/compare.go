@@ -69,8 +69,10 @@ type comparePanel struct {
 	rng     calltree.Range
 	stack   *calltree.Stack
 	offset  float64
-	diff    *calltree.Diff
-	sort    calltree.DiffColumn
+	// inverted follows the call tree's bottom-up view, for the Compare tab's tree.
+	inverted bool
+	diff     *calltree.Diff
+	sort     calltree.DiffColumn
 	// tree is the differential call tree of the same comparison, shown instead of the table by
 	// function when treeMode is set; treeOpen are its expanded nodes and treeRows the visible
 	// ones, top to bottom.
@@ -167,7 +169,7 @@ func (c *comparePanel) cancel() {
 // poll installs finished tables, and starts a new table when the call tree moved to another
 // document, thread, range or transform, or B was lined up anew. It reports whether the charts'
 // diff levels changed.
-func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack *calltree.Stack) (levelsChanged bool) {
+func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack *calltree.Stack, inverted bool) (levelsChanged bool) {
 	if !c.active() {
 		return false
 	}
@@ -187,10 +189,10 @@ func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack 
 	if profile >= 0 && stack == nil {
 		return levelsChanged // the call tree is building: its transforms come with it
 	}
-	if d == c.doc && profile == c.profile && rng == c.rng && stack == c.stack && c.al.Offset == c.offset {
+	if d == c.doc && profile == c.profile && rng == c.rng && stack == c.stack && c.al.Offset == c.offset && inverted == c.inverted {
 		return levelsChanged
 	}
-	c.doc, c.profile, c.rng, c.stack, c.offset = d, profile, rng, stack, c.al.Offset
+	c.doc, c.profile, c.rng, c.stack, c.offset, c.inverted = d, profile, rng, stack, c.al.Offset, inverted
 	if profile < 0 {
 		c.build.Cancel()
 		c.diff, c.levels, c.levelsB, c.message = nil, nil, nil, "This trace has no CPU profile."
@@ -202,7 +204,7 @@ func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack 
 		if err != nil {
 			return compareBuilt{}, err
 		}
-		diff, tree := cmp.Functions(), cmp.Tree(calltree.View{})
+		diff, tree := cmp.Functions(), cmp.Tree(calltree.View{Inverted: inverted})
 		// The levels do not depend on the theme, only on the changes and their scale.
 		shades := render.NewDiffShades(diff, render.ThemeByName("light"))
 		return compareBuilt{diff: diff, tree: tree, levels: shades.FrameLevels(trA), levelsB: shades.FrameLevels(trB)}, nil

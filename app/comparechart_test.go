@@ -413,6 +413,14 @@ func TestCompareTreeView(t *testing.T) {
 	if hash == nil || hash.depth < 2 || hash.RunningDelta() <= 0 {
 		t.Errorf("hashStrings not shown under runWork, slower: %+v", hash)
 	}
+
+	// The call tree's bottom-up view turns the Compare tab's tree bottom-up too: hashStrings,
+	// which calls nothing, is a root of it.
+	h.u.panel.tree.setView(true, h.u.panel.tree.order)
+	h.idle()
+	if !c.tree.Inverted() || !slices.ContainsFunc(c.tree.Roots(), func(n calltree.DiffNodeID) bool { return c.tree.Row(n).Key.Name == "hashStrings" }) {
+		t.Errorf("bottom-up: inverted %v, hashStrings a root %v", c.tree.Inverted(), false)
+	}
 }
 
 // compareColumnXDp is compareColumnX at 1 px per dp, as the harness lays out.
