@@ -76,11 +76,14 @@ type comparePanel struct {
 	// tree is the differential call tree of the same comparison, shown instead of the table by
 	// function when treeMode is set; treeOpen are its expanded nodes and treeRows the visible
 	// ones, top to bottom.
-	tree      *calltree.DiffTree
-	treeMode  bool
-	treeOpen  map[calltree.DiffNodeID]bool
-	treeRows  []calltree.DiffNodeID
-	treeGen   int // counts the changes of treeRows, for the chrome's cache
+	tree     *calltree.DiffTree
+	treeMode bool
+	treeOpen map[calltree.DiffNodeID]bool
+	treeRows []calltree.DiffNodeID
+	treeGen  int // counts the changes of treeRows, for the chrome's cache
+	// treeSort is the tree's order, by the change of running time at first: in a tree a
+	// caller's self time rarely changes, its callees' do.
+	treeSort  calltree.DiffColumn
 	rowClicks []widget.Clickable
 	btnMode   widget.Clickable
 	message   string
@@ -104,6 +107,7 @@ func (c *comparePanel) init(invalidate func(), src Source, spec align.Spec) {
 	c.aligning.Invalidate = invalidate
 	c.search.Invalidate = invalidate
 	c.src, c.spec, c.profile = src, spec, -1
+	c.treeSort = calltree.ByRunningDelta
 	c.headers = make([]widget.Clickable, len(compareColumns))
 }
 
@@ -242,13 +246,19 @@ func compareProfiles(stack *calltree.Stack, trA *core.Trace, profA int, trB *cor
 func (c *comparePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 	for i := range c.headers {
 		for c.headers[i].Clicked(gtx) {
-			c.sort = compareColumns[i].sort
-			if c.diff != nil {
-				c.diff.Sort(c.sort, c.sort != calltree.ByFunctionName)
-			}
-			if c.tree != nil {
-				c.tree.Sort(c.sort, c.sort != calltree.ByFunctionName)
-				c.flattenTree()
+			col := compareColumns[i].sort
+			switch {
+			case c.treeMode:
+				c.treeSort = col
+				if c.tree != nil {
+					c.tree.Sort(col, col != calltree.ByFunctionName)
+					c.flattenTree()
+				}
+			default:
+				c.sort = col
+				if c.diff != nil {
+					c.diff.Sort(col, col != calltree.ByFunctionName)
+				}
 			}
 		}
 	}
@@ -316,7 +326,7 @@ func (c *comparePanel) openTree() {
 		c.treeRows = nil
 		return
 	}
-	t.Sort(c.sort, c.sort != calltree.ByFunctionName)
+	t.Sort(c.treeSort, c.treeSort != calltree.ByFunctionName)
 	for _, r := range t.Roots() {
 		c.treeOpen[r] = true
 	}
@@ -390,7 +400,11 @@ func (c *comparePanel) layoutHeaders(gtx layout.Context, e env) layout.Dimension
 			w = max(0, size.X-x)
 		}
 		title := col.title
-		if c.sort == col.sort {
+		active := c.sort
+		if c.treeMode {
+			active = c.treeSort
+		}
+		if col.sort == active {
 			title = "▼ " + title
 		}
 		off := op.Offset(image.Pt(x, 0)).Push(gtx.Ops)
@@ -565,7 +579,7 @@ func (p *bottomPanel) layoutRight(gtx layout.Context, e env) layout.Dimensions {
 type compareKey struct {
 	diff           *calltree.Diff
 	message        string
-	sort           calltree.DiffColumn
+	sort, treeSort calltree.DiffColumn
 	shown, colours bool
 	treeMode       bool
 	treeGen        int
@@ -577,7 +591,7 @@ type compareKey struct {
 
 func (p *bottomPanel) compareKey() compareKey {
 	c := &p.compare
-	k := compareKey{diff: c.diff, message: c.message, sort: c.sort, shown: p.showCompare, colours: c.colours,
+	k := compareKey{diff: c.diff, message: c.message, sort: c.sort, treeSort: c.treeSort, shown: p.showCompare, colours: c.colours,
 		top: c.list.Position.First, focusB: c.focusB, docB: c.docB, treeMode: c.treeMode, treeGen: c.treeGen}
 	if c.docB != nil {
 		k.selectedB = c.docB.selected

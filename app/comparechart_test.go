@@ -374,7 +374,15 @@ func TestCompareTreeView(t *testing.T) {
 	if sumA != c.tree.TotalA || sumB != c.tree.TotalB || c.tree.TotalA != c.diff.TotalA || c.tree.TotalB != c.diff.TotalB {
 		t.Errorf("roots add up to %v/%v; tree totals %v/%v, table %v/%v", sumA, sumB, c.tree.TotalA, c.tree.TotalB, c.diff.TotalA, c.diff.TotalB)
 	}
-	// Sorted by the change of running time, the root holding runWork comes first.
+	// The tree opens sorted by the change of running time; a click on "Δ self" sorts it by that,
+	// and one on "Δ running" back: the root holding runWork comes first.
+	if c.treeSort != calltree.ByRunningDelta {
+		t.Errorf("the tree opens sorted by %v", c.treeSort)
+	}
+	h.click(image.Pt(top.X+2*compareColDp+compareColDp/2, top.Y+c.headerY+8), 0)
+	if c.treeSort != calltree.BySelfDelta || c.sort != calltree.BySelfDelta {
+		t.Errorf("a click on Δ self in the tree: tree by %v, table by %v", c.treeSort, c.sort)
+	}
 	col := slices.IndexFunc(compareColumns[:], func(cc struct {
 		title string
 		sort  calltree.DiffColumn
@@ -383,7 +391,7 @@ func TestCompareTreeView(t *testing.T) {
 	})
 	h.click(image.Pt(top.X+col*compareColDp+compareColDp/2, top.Y+c.headerY+8), 0)
 	roots := c.tree.Roots()
-	if c.sort != calltree.ByRunningDelta || len(roots) < 2 || !slices.IsSortedFunc(roots, func(x, y calltree.DiffNodeID) int {
+	if c.treeSort != calltree.ByRunningDelta || c.sort != calltree.BySelfDelta || len(roots) < 2 || !slices.IsSortedFunc(roots, func(x, y calltree.DiffNodeID) int {
 		rx, ry := c.tree.Row(x), c.tree.Row(y)
 		return int(ry.RunningDelta() - rx.RunningDelta())
 	}) {
