@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"flamedesk/core/pipeline"
 	"flamedesk/render"
 	"flamedesk/timeline"
 )
@@ -89,7 +88,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	tr, err := pipeline.WithUserCache(opt.noCache).OpenFile(opt.file)
+	opts, wait := firstOpenOptions(opt.noCache)
+	defer wait()
+	tr, err := opts.OpenFile(opt.file)
 	if err != nil {
 		return inputError(stderr, opt.file, err)
 	}
