@@ -291,8 +291,10 @@ func (u *ui) loop(w *gioapp.Window) error {
 	}
 }
 
-// afterFrame starts the first load once the first frame has been handed to the window.
+// afterFrame starts the first load once the first frame has been handed to the window, and a new
+// document's call tree once its first frame has.
 func (u *ui) afterFrame() {
+	u.panel.tree.startDeferred()
 	if u.pendingOpen != nil {
 		src := *u.pendingOpen
 		u.pendingOpen = nil
