@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -95,6 +96,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return inputError(stderr, opt.file, err)
 	}
 	applySourceMaps(tr, opt.sourceMaps)
+	runtime.GC() // the load's garbage makes room for the levels (see app.open)
 	m := timeline.New(tr)
 	m.GeneratedNames = opt.generated
 	if opt.thread != "" {
