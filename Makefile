@@ -149,8 +149,11 @@ endif
 icons:
 	$(GO) run ./packaging/icongen -svg assets/icon.svg -png-dir assets/icons -icns packaging/macos/flamedesk.icns
 
+# The Go benchmarks, then each goal of issue #18 measured and printed beside it (scripts/bench.sh;
+# the DevTools engine comes from scripts/references, Node 20+ and npm; the window runs under Xvfb).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+	scripts/bench.sh
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

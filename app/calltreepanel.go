@@ -27,6 +27,9 @@ import (
 type treePanel struct {
 	tabTree, tabBottomUp widget.Clickable
 	inverted             bool
+	// buildDeferred is a new document's tree, built once its first frame is on screen
+	// (startDeferred): building it at once would take a core from drawing that frame.
+	buildDeferred bool
 	// showSummary puts the Summary tab (summary.go) in place of the tree table.
 	tabSummary  widget.Clickable
 	showSummary bool
@@ -131,8 +134,16 @@ func (p *treePanel) reset(d *document) {
 	p.rng = calltree.AllTime
 	p.menu.shown = false
 	p.message = ""
+	p.buildDeferred = false
 	if d != nil {
 		p.profile = calltree.DefaultProfile(d.trace)
+		p.buildDeferred = true
+	}
+}
+
+// startDeferred starts the build that reset put off, unless another has started since.
+func (p *treePanel) startDeferred() {
+	if p.buildDeferred {
 		p.rebuild(nil)
 	}
 }
@@ -155,6 +166,7 @@ func (p *treePanel) retarget(d *document, profile int, rng calltree.Range) {
 
 // rebuild makes a new source (thread and range) with transforms in the background.
 func (p *treePanel) rebuild(transforms []calltree.Transform) {
+	p.buildDeferred = false
 	d := p.doc
 	if d == nil || p.profile < 0 {
 		p.build.Cancel()

@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"flamedesk/core"
 	"flamedesk/core/timelines"
@@ -193,6 +196,7 @@ func (m *Model) buildGroups() {
 		}
 	}
 	byPid := map[int64]int{}
+	var filtered []bool // by track of m.Tracks: its rows are the panel's drawn entries
 	for ti := range tr.Tracks {
 		ct := &tr.Tracks[ti]
 		if ct.Len() == 0 || int(ct.Thread) >= len(tr.Threads) {
@@ -230,11 +234,11 @@ func (m *Model) buildGroups() {
 		}
 		if inPanel {
 			t.Title, t.Hidden = threads[pt].Name, !threads[pt].Shown
-			t.Rows = drawnRows(tr, ct, vis)
 		}
-		t.Levels = buildLevelsOnRows(ct, t.Rows)
 		m.Tracks = append(m.Tracks, t)
+		filtered = append(filtered, inPanel)
 	}
+	layOutTracks(tr, m.Tracks, filtered, vis)
 	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
 	// evidence of one.
 	if len(mainFrames) == 0 {
@@ -308,6 +312,36 @@ func (m *Model) buildGroups() {
 		}
 	}
 	m.Groups, m.Tracks = groups, tracks
+}
+
+// layOutTracks builds every track's rows and levels, the bulk of New on a large trace. Tracks
+// are independent, so they are built on every core at once, the largest first.
+func layOutTracks(tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility) {
+	order := make([]int, len(tracks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tracks[b].Core.Len(), tracks[a].Core.Len()) })
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(tracks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(order) {
+					return
+				}
+				t := &tracks[order[k]]
+				if filtered[order[k]] {
+					t.Rows = drawnRows(tr, t.Core, vis)
+				}
+				t.Levels = buildLevelsOnRows(t.Core, t.Rows)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // compareGroups orders processes: renderers showing a main frame first (in pid order), then the

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"flamedesk/cmd/flamedesk/internal/dump"
-	"flamedesk/core/pipeline"
 )
 
 const dumpUsage = `Usage: flamedesk dump [--refine] [--no-cache] [--sourcemaps DIR] FILE
@@ -35,7 +34,9 @@ func runDump(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	file := files[0]
-	tr, err := pipeline.WithUserCache(*noCache).OpenFile(file)
+	opts, wait := firstOpenOptions(*noCache)
+	defer wait()
+	tr, err := opts.OpenFile(file)
 	if err != nil {
 		return inputError(stderr, file, err)
 	}

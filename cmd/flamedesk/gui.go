@@ -25,6 +25,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
 	alignStr := fs.String("align", "start", "with two files: how B's clock is lined up with A's, as in flamedesk diff")
 	noCache := fs.Bool("no-cache", false, "neither read nor write the cache of files opened before")
+	timeToReady := fs.Bool("time-to-ready", false, "print how long after start the loaded chart was on screen, stage by stage, then exit")
 	fs.Usage = func() { io.WriteString(stderr, usageText) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -48,13 +49,18 @@ func runGUI(args []string, stderr io.Writer) int {
 			compare = app.SourceFromPath(path)
 		}
 	}
-	// The window keeps running after a load, so the cache is written off the loading goroutine.
+	// The window keeps running after a load, so the cache is written off the loading goroutine,
+	// once the loaded chart is on screen.
+	later := new(app.Later)
 	loadOpts := pipeline.WithUserCache(*noCache)
-	loadOpts.Background = true
+	loadOpts.Defer = later.Add
 	opts := app.Options{Source: src, Load: loadOpts.Open, Blank: *blank, Compare: compare, Align: spec,
-		SourceMaps: *sourceMaps}
+		SourceMaps: *sourceMaps, Later: later}
 	if *frameStats {
 		opts.FrameStats = stderr
+	}
+	if *timeToReady {
+		opts.ReadyLog, opts.ExitWhenReady, opts.Started = stderr, true, started
 	}
 	stopProfile := func() {}
 	if *cpuProfile != "" {

@@ -9,9 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"flamedesk/core/load"
 )
+
+// started is when the process started, near enough: what --time-to-ready counts from.
+var started = time.Now()
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
@@ -26,7 +30,7 @@ const (
 const usageText = `flamedesk — a flame-chart viewer for Chrome traces, .cpuprofile and JS Self-Profiling files
 
 Usage:
-  flamedesk [--frame-stats] [--no-cache] [--sourcemaps DIR] [FILE]
+  flamedesk [--frame-stats] [--time-to-ready] [--no-cache] [--sourcemaps DIR] [FILE]
                                            open FILE (or the bundled sample) in a window
   flamedesk [--align A] A B                open A in a window with B beside it in the Compare tab
                                            (--align as in diff; default start)

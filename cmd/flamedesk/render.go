@@ -7,10 +7,10 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
-	"flamedesk/core/pipeline"
 	"flamedesk/render"
 	"flamedesk/timeline"
 )
@@ -89,11 +89,14 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	tr, err := pipeline.WithUserCache(opt.noCache).OpenFile(opt.file)
+	opts, wait := firstOpenOptions(opt.noCache)
+	defer wait()
+	tr, err := opts.OpenFile(opt.file)
 	if err != nil {
 		return inputError(stderr, opt.file, err)
 	}
 	applySourceMaps(tr, opt.sourceMaps)
+	runtime.GC() // the load's garbage makes room for the levels (see app.open)
 	m := timeline.New(tr)
 	m.GeneratedNames = opt.generated
 	if opt.thread != "" {

@@ -147,3 +147,17 @@ func reportTracks(b *testing.B, tr *core.Trace) {
 	b.ReportMetric(float64(entries), "entries")
 	b.ReportMetric(float64(calls), "calls")
 }
+
+// BenchmarkLoadMedium is BenchmarkLoadLarge on the committed gen-trace-medium-reload (52 MB of
+// JSON): the file that the speed goal against the DevTools engine is measured on
+// (scripts/speedbench.sh).
+func BenchmarkLoadMedium(b *testing.B) {
+	path := fixtures.Path(b, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
+	for b.Loop() {
+		tr, err := load.File(context.Background(), path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		Build(tr)
+	}
+}

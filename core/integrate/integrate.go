@@ -76,6 +76,13 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	results := make([]result, len(jobs))
 	limit := newEntryBudget(tr)
 	keys := frameKeys(tr)
+	// The largest threads go first: a large one taken last would leave the other cores idle
+	// while it runs alone. Results keep the jobs' own order.
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return jobs[b].work() - jobs[a].work() })
 	var next sync.Mutex
 	n := 0
 	workers := min(runtime.GOMAXPROCS(0), len(jobs))
@@ -86,12 +93,13 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 			defer wg.Done()
 			for {
 				next.Lock()
-				i := n
+				k := n
 				n++
 				next.Unlock()
-				if i >= len(jobs) || ctx.Err() != nil {
+				if k >= len(jobs) || ctx.Err() != nil {
 					return
 				}
+				i := order[k]
 				reported := 0
 				report := func(n int) {
 					if p != nil {

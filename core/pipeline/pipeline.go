@@ -48,6 +48,11 @@ type Options struct {
 	// Background writes the cache on another goroutine, so that the caller is not kept waiting
 	// (the window); otherwise Open returns once it is written (a command that exits right after).
 	Background bool
+	// Defer, when set, is handed the cache write instead of Open doing it, to run when it suits
+	// the caller: the window once the loaded chart is on screen (the write would take cores from
+	// laying out the tracks and drawing them), a command after its output. The write reads only
+	// a snapshot taken before Open returns, so it may run on any goroutine.
+	Defer func(write func())
 }
 
 // WithUserCache returns Options that use the user's cache directory (cache.DefaultDir, bounded
@@ -91,7 +96,9 @@ func (o Options) Open(ctx context.Context, src Source, p *core.Progress) (*core.
 		// Frozen before anyone else holds the trace, since the layers above add warnings to it.
 		// A failure to write only costs the next open its speed.
 		snap := cache.Snapshot(tr)
-		if o.Background {
+		if o.Defer != nil {
+			o.Defer(func() { o.Cache.StoreSnapshot(key, snap) })
+		} else if o.Background {
 			go o.Cache.StoreSnapshot(key, snap)
 		} else {
 			p.SetStage("writing the cache")
@@ -142,5 +149,7 @@ func nextPhase(p *core.Progress, start, share float64) {
 // NextPhase is nextPhase for the stage a caller adds after Open: from Done to the end of the bar.
 func NextPhase(p *core.Progress) { nextPhase(p, Done, 1-Done) }
 
-// stageCache is the stage a cache hit ends on.
-const stageCache = "reading the cache"
+// StageCache is the stage a cache hit ends on.
+const StageCache = "reading the cache"
+
+const stageCache = StageCache

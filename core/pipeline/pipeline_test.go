@@ -185,3 +185,36 @@ func TestBackgroundCacheWriteLeavesTheTraceFree(t *testing.T) {
 		}
 	}
 }
+
+// TestDeferredCacheWrite hands the cache write to the caller: nothing is written until the caller
+// runs it (after the trace it opened was changed, as the window changes it), and then the next open
+// reads the trace as loaded.
+func TestDeferredCacheWrite(t *testing.T) {
+	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz")
+	var writes []func()
+	opts := Options{Cache: cache.Dir{Path: t.TempDir()}, Defer: func(write func()) { writes = append(writes, write) }}
+	tr, err := opts.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(writes) != 1 {
+		t.Fatalf("%d writes handed over, want 1", len(writes))
+	}
+	before := tr.Warnings.Len()
+	tr.Warnings.Addf("added before the cache is written")
+	key, err := cache.KeyOf(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := opts.Cache.Load(key); err == nil {
+		t.Fatal("the cache was written before the caller ran the write")
+	}
+	writes[0]()
+	back, err := opts.Cache.Load(key)
+	if err != nil {
+		t.Fatalf("the deferred write left no cache entry: %v", err)
+	}
+	if back.Warnings.Len() != before {
+		t.Fatalf("the cache holds %d warnings, want the %d of the load", back.Warnings.Len(), before)
+	}
+}

@@ -1,0 +1,77 @@
+package app
+
+import (
+	"bytes"
+	"image"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"gioui.org/layout"
+	"gioui.org/unit"
+
+	"flamedesk/core/pipeline"
+)
+
+// TestReadyAfterTheFirstChart loads a real trace: the frame that installs it lays out the chart
+// while its call tree waits (built once that frame is handed to the window), and the ready line
+// of --time-to-ready names every stage, in the order they happened.
+func TestReadyAfterTheFirstChart(t *testing.T) {
+	var log bytes.Buffer
+	h := &harness{t: t, host: &fakeHost{woken: make(chan struct{}, 1)}, size: image.Pt(1400, 900),
+		now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), config: t.TempDir()}
+	h.u = newUI(h.host, Options{Source: SourceFromPath(fixture(t, "generated", smallTrace)), Load: pipeline.Open,
+		ConfigDir: h.config, ReadyLog: &log, Started: time.Now()})
+	t.Cleanup(func() { h.u.load.Cancel(); h.u.panel.tree.build.Cancel() })
+	layOut := func() {
+		h.now = h.now.Add(16 * time.Millisecond)
+		h.ops.Reset()
+		gtx := layout.Context{Ops: &h.ops, Now: h.now, Metric: unit.Metric{PxPerDp: 1, PxPerSp: 1},
+			Constraints: layout.Exact(h.size), Source: h.router.Source()}
+		h.u.frame(gtx)
+		h.router.Frame(&h.ops)
+	}
+	for deadline := time.Now().Add(time.Minute); h.u.doc == nil; {
+		if time.Now().After(deadline) {
+			t.Fatal("the trace did not load within a minute")
+		}
+		h.u.ready.frameDone(h.u)
+		h.u.afterFrame()
+		time.Sleep(10 * time.Millisecond)
+		layOut()
+	}
+	if h.u.panel.tree.build.Busy() || !h.u.panel.tree.buildDeferred {
+		t.Fatal("the call tree was being built while the document's first frame was laid out")
+	}
+	if h.u.ready.frameDone(h.u) {
+		t.Fatal("the window asked to exit without ExitWhenReady")
+	}
+	h.u.afterFrame()
+	if !h.u.panel.tree.build.Busy() && h.u.panel.tree.tree == nil {
+		t.Fatal("the call tree was not started after the document's first frame")
+	}
+	h.idle()
+	if h.u.panel.tree.tree == nil {
+		t.Fatalf("no call tree once idle (%q)", h.u.panel.tree.message)
+	}
+
+	m := regexp.MustCompile(`^ready: (\d+) ms after start \(first frame (\d+) ms; load from file (\d+)-(\d+) ms; ` +
+		`source maps (\d+) ms, levels (\d+) ms, lanes (\d+) ms; installed (\d+) ms; first chart on screen (\d+) ms\)\n$`).
+		FindStringSubmatch(log.String())
+	if m == nil {
+		t.Fatalf("ready line %q", log.String())
+	}
+	// first frame <= load start <= ... <= on screen; the total is the last stage.
+	last := -1
+	for _, s := range m[2:] {
+		v, _ := strconv.Atoi(s)
+		if v < last {
+			t.Fatalf("stages out of order in %q", log.String())
+		}
+		last = v
+	}
+	if m[1] != m[len(m)-1] {
+		t.Fatalf("the ready time is not the first chart's in %q", log.String())
+	}
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Times how long the window takes to show a file's flame chart against `flamedesk stats` on the
+# same file with the same binary, turn about, under a private Xvfb (Mesa's software GL), and
+# prints the medians and their ratio against the goal of issue #18 (the window ready within 1.1
+# times the stats time):
+#
+#   scripts/readybench.sh [FILE] [RUNS]
+#
+# FILE defaults to gen-trace-large from the corpus ($FLAMEDESK_CORPUS), else testdata's
+# gen-trace-medium-reload; RUNS to 3. The window runs with --time-to-ready: it opens FILE as a
+# user's first open does (an empty cache in a scratch HOME), prints when the first frame with the
+# loaded chart was on screen, counted from the process's start, and exits. stats' figure is its
+# "time: total" (read, parse, profiles, tracks). FLAMEDESK_BIN names the binary (default: built
+# afresh from this checkout). The last line reads, for `make bench`:
+#   ready  NAME  window X s  stats Y s  R.RRx  (goal <= 1.1x)  OK|NOT MET
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ -n "${FLAMEDESK_CORPUS:-}" ] && [ -f "$FLAMEDESK_CORPUS/fixtures/generated/gen-trace-large.json.gz" ]; then
+  default=$FLAMEDESK_CORPUS/fixtures/generated/gen-trace-large.json.gz
+else
+  default=$root/testdata/fixtures/generated/gen-trace-medium-reload.json.gz
+fi
+file=${1:-$default}
+runs=${2:-3}
+name=$(basename "$file"); name=${name%%.*}
+if [ ! -f "$file" ]; then
+  echo "ready  $name  skipped: $file is not there"
+  exit 0
+fi
+for tool in Xvfb; do
+  if ! command -v $tool >/dev/null; then
+    echo "ready  $name  skipped: no $tool (scripts/deps.sh installs it)"
+    exit 0
+  fi
+done
+
+tmp=$(mktemp -d)
+xvfb=
+cleanup() {
+  [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+bin=${FLAMEDESK_BIN:-}
+if [ -z "$bin" ]; then
+  bin=$tmp/flamedesk
+  (cd "$root" && go build -o "$bin" ./cmd/flamedesk)
+fi
+
+# A display of our own, 100-199, free of any other server's lock.
+for _ in $(seq 1 50); do
+  n=$((100 + RANDOM % 100))
+  [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break
+done
+Xvfb ":$n" -screen 0 1600x1000x24 -nolisten tcp -noreset >/dev/null 2>&1 &
+xvfb=$!
+sleep 1
+export DISPLAY=:$n
+mkdir -p "$tmp/run" && chmod 700 "$tmp/run"
+export XDG_RUNTIME_DIR=$tmp/run
+
+median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) exit 1; if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+
+: >"$tmp/stats"
+: >"$tmp/ready"
+: >"$tmp/first"
+for i in $(seq 1 "$runs"); do
+  ms=$("$bin" stats "$file" | sed -n 's/^time: total *\([0-9.]*\) ms$/\1/p')
+  echo "$ms" >>"$tmp/stats"
+  home=$tmp/home$i
+  mkdir -p "$home"
+  line=$(HOME=$home XDG_CONFIG_HOME=$home/.config XDG_CACHE_HOME=$home/.cache XDG_DATA_HOME=$home/.local/share \
+    timeout 600 "$bin" --time-to-ready "$file" 2>&1 >/dev/null | grep '^ready:' || true)
+  rm -rf "$home"
+  if [ -z "$line" ]; then
+    echo "ready  $name  FAILED: the window never said it was ready"
+    exit 1
+  fi
+  echo "$line" | sed -n 's/^ready: \([0-9]*\) ms.*/\1/p' >>"$tmp/ready"
+  echo "$line" | sed -n 's/.*first frame \([0-9]*\) ms.*/\1/p' >>"$tmp/first"
+  printf 'run %d: stats %.0f ms; window %s\n' "$i" "$ms" "$line" >&2
+done
+
+st=$(median <"$tmp/stats")
+rd=$(median <"$tmp/ready")
+ff=$(median <"$tmp/first")
+awk -v st="$st" -v rd="$rd" -v ff="$ff" -v name="$name" -v runs="$runs" 'BEGIN {
+  r = rd / st
+  printf "window ready %.2f s (first frame %.2f s), stats %.2f s: %.2fx (goal <= 1.1x; medians of %d runs each)\n", rd/1000, ff/1000, st/1000, r, runs
+  printf "ready  %s  window %.2f s  stats %.2f s  %.2fx  (goal <= 1.1x)  %s\n", name, rd/1000, st/1000, r, (r <= 1.1 ? "OK" : "NOT MET")
+}'
