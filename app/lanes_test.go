@@ -365,3 +365,52 @@ func TestSearchStepsOntoLaneItems(t *testing.T) {
 		t.Errorf("the matches were not visited in order of time: %d steps back", wraps)
 	}
 }
+
+// With the pointer on the overview, the screenshot taken at the time under it is decoded off the
+// UI goroutine and shown, as with the pointer on the ruler: the overview spans the whole trace, so
+// the time is the pointer's share of its width.
+func TestOverviewFilmstripPeek(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-slow-interaction-keydown.json.gz")))
+	d := h.u.doc
+	shots := d.model.Panel.Screenshots
+	if len(shots) < 4 {
+		t.Fatalf("%d screenshots", len(shots))
+	}
+	// Zoom the chart far in elsewhere: the overview still maps the whole trace.
+	d.view.ZoomToRange(shots[0].Ts, shots[0].Ts+1000)
+	want := len(shots) * 2 / 3
+	mid := shots[want].Ts + float64(shots[want].Dur)/2
+	x := (mid - d.view.Origin()) / d.view.Total() * float64(h.u.overview.width)
+	h.move(image.Pt(int(x), toolbarHeight+overviewHeight/2))
+	if !h.u.overview.hovering {
+		t.Fatal("the overview did not see the pointer")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h.frame()
+		if d.film != nil {
+			d.film.mu.Lock()
+			img, ok := d.film.images[want]
+			n := len(d.film.images) + len(d.film.pending)
+			d.film.mu.Unlock()
+			if ok {
+				if s := img.Size(); s.X < 10 || s.Y < 10 {
+					t.Errorf("screenshot %d decoded to %v", want, s)
+				}
+				if n != 1 {
+					t.Errorf("%d screenshots decoded or decoding, want only the one under the pointer", n)
+				}
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("screenshot %d never decoded", want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Off the strip, no peek is asked for.
+	h.move(h.emptyChartPoint())
+	if h.u.overview.hovering {
+		t.Error("the overview still hovers with the pointer on the chart")
+	}
+}
