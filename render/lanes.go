@@ -68,6 +68,31 @@ func init() {
 	}
 }
 
+// laneInk is c as the lanes draw it on the theme's background: on a dark background the pale
+// fills meant for white (idle and complete frames, screenshots, the WebSocket events' dark grey)
+// become their dim counterparts, as the panel's dark theme has them, so that they neither glare
+// nor vanish.
+func (b *Builder) laneInk(c color.NRGBA) color.NRGBA {
+	if relativeLuminance(b.theme.Background) > 0.2 {
+		return c
+	}
+	switch c {
+	case frameInk[timeline.FrameIdle]:
+		return mix(b.theme.Background, rgb(0xffffff), 0.08)
+	case networkInk[timeline.NetWebSocketEvent]:
+		return rgb(0xbdc1c6)
+	case shiftInk:
+		return rgb(0xa57ee8)
+	case screenshotInk:
+		return mix(b.theme.Background, rgb(0xffffff), 0.18)
+	}
+	// Pale fills keep their hue at a lower lightness.
+	if relativeLuminance(c) > 0.55 {
+		return mix(c, b.theme.Background, 0.55)
+	}
+	return c
+}
+
 // extensionInk is the colour an extension entry names, the panel's default otherwise.
 func extensionInk(name any) color.NRGBA {
 	if s, ok := name.(string); ok {
@@ -166,7 +191,7 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 	tl := b.Model.Panel
 	style := l.Style[i]
 	px := func(t float64) float32 { return float32(math.Round(vp.TimeToPx(t))) }
-	fill := func(c color.NRGBA, r Rect) { dst.rect(LayerBars, b.colorID(c), r) }
+	fill := func(c color.NRGBA, r Rect) { dst.rect(LayerBars, b.colorID(b.laneInk(c)), r) }
 	mid := (r.Y0 + r.Y1) / 2
 	whisker := func(c color.NRGBA, x0, x1 float32) {
 		if x1 > x0 {
@@ -178,12 +203,12 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 	case timeline.LaneNetwork:
 		c := networkInk[style]
 		if style == timeline.NetWebSocketEvent {
-			b.diamond(dst, r, c)
+			b.diamond(dst, r, b.laneInk(c))
 			return
 		}
 		if style == timeline.NetWebSocket || tl == nil || int(l.Ref[i]) >= len(tl.Network) {
 			fill(c, r)
-			label(r, c, l.Label[i])
+			label(r, b.laneInk(c), l.Label[i])
 			return
 		}
 		req := &tl.Network[l.Ref[i]]
@@ -203,7 +228,12 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 		if r.X1-r.X0 > 2 {
 			fill(c, Rect{r.X1 - 1, mid - 3, r.X1, mid + 3})
 		}
-		label(Rect{inner.X0, r.Y0, max(solid.X1, inner.X1), r.Y1}, c, l.Label[i])
+		// The label sits on the wider of the two boxes, and contrasts with that one.
+		under := c
+		if inner.X1-inner.X0 > solid.X1-solid.X0 {
+			under = light
+		}
+		label(Rect{inner.X0, r.Y0, max(solid.X1, inner.X1), r.Y1}, b.laneInk(under), l.Label[i])
 		if req.IsRenderBlocking {
 			b.cornerTriangle(dst, Rect{r.X0, r.Y0, r.X0 + 7, r.Y1}, false)
 		}
@@ -226,18 +256,18 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 		dst.outline(LayerBars, b.ui.separator, rr, 1)
 	case timeline.LaneAnimations:
 		fill(animationInk, r)
-		label(r, animationInk, l.Label[i])
+		label(r, b.laneInk(animationInk), l.Label[i])
 		if style == timeline.AnimationNonComposited {
 			b.cornerTriangle(dst, r, true)
 		}
 	case timeline.LaneTimings:
 		c := timingInk[style]
 		if instant {
-			b.diamond(dst, r, c)
+			b.diamond(dst, r, b.laneInk(c))
 			return
 		}
 		fill(c, r)
-		label(r, c, l.Label[i])
+		label(r, b.laneInk(c), l.Label[i])
 	case timeline.LaneInteractions:
 		if tl == nil || int(l.Ref[i]) >= len(tl.Interactions) {
 			return
@@ -255,7 +285,7 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 		if r.X1-r.X0 > 2 {
 			fill(shiftInk, Rect{r.X1 - 1, mid - 3, r.X1, mid + 3})
 		}
-		label(box, interactionInk, l.Label[i])
+		label(box, b.laneInk(interactionInk), l.Label[i])
 		if style == timeline.InteractionLong {
 			x200 := px(l.Start[i] + timeline.LongInteraction)
 			if r.X1 > x200 {
@@ -273,7 +303,7 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 		h := r.Y1 - r.Y0
 		s := h/3 + (h-h/3)*float32(min(max(l.Value[i], 0)/0.25, 1))
 		cx, cy := (r.X0+r.X1)/2, (r.Y0+r.Y1)/2
-		b.diamond(dst, Rect{cx - s/2, cy - s/2, cx + s/2, cy + s/2}, shiftInk)
+		b.diamond(dst, Rect{cx - s/2, cy - s/2, cx + s/2, cy + s/2}, b.laneInk(shiftInk))
 	case timeline.LaneExtension:
 		c := extensionDefault
 		if tl != nil && l.ExtGroup < len(tl.Extension) && l.ExtTrack < len(tl.Extension[l.ExtGroup].Tracks) {
@@ -282,11 +312,11 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 			}
 		}
 		if instant {
-			b.diamond(dst, r, c)
+			b.diamond(dst, r, b.laneInk(c))
 			return
 		}
 		fill(c, r)
-		label(r, c, l.Label[i])
+		label(r, b.laneInk(c), l.Label[i])
 	}
 }
 

@@ -269,8 +269,10 @@ func BuildLanes(tl *timelines.Timelines) []Lane {
 	return out
 }
 
-// ResourceStyle is the colour class of a request's resource type (as the trace writes it, JSON).
-func ResourceStyle(resourceType string) ItemStyle {
+// ResourceStyle is the colour class of a request from its resource type and, when the trace
+// records none the panel knows (older traces), its MIME type, as the panel colours it; both as the
+// trace writes them (JSON strings).
+func ResourceStyle(resourceType, mimeType string) ItemStyle {
 	switch strings.Trim(resourceType, `"`) {
 	case "Document":
 		return NetDocument
@@ -287,6 +289,21 @@ func ResourceStyle(resourceType string) ItemStyle {
 	case "XHR", "Fetch", "EventSource":
 		return NetFetch
 	}
+	mime := strings.ToLower(strings.Trim(mimeType, `"`))
+	switch {
+	case strings.HasSuffix(mime, "/css"):
+		return NetStylesheet
+	case strings.HasSuffix(mime, "javascript") || strings.HasSuffix(mime, "ecmascript"):
+		return NetScript
+	case strings.HasPrefix(mime, "image/"):
+		return NetImage
+	case strings.HasPrefix(mime, "audio/") || strings.HasPrefix(mime, "video/"):
+		return NetMedia
+	case strings.HasPrefix(mime, "font/") || strings.Contains(mime, "font-"):
+		return NetFont
+	case mime == "text/html":
+		return NetDocument
+	}
 	return NetOther
 }
 
@@ -302,7 +319,7 @@ func networkLane(tl *timelines.Timelines) Lane {
 	}
 	for ri := range tl.Network {
 		r := &tl.Network[ri]
-		l.add(float64(r.Ts), float64(r.Dur), r.Level, ResourceStyle(r.ResourceType.String()), r.URL, ri, -1, 0)
+		l.add(float64(r.Ts), float64(r.Dur), r.Level, ResourceStyle(r.ResourceType.String(), r.MimeType.String()), r.URL, ri, -1, 0)
 	}
 	return l
 }

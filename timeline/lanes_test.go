@@ -109,3 +109,43 @@ func TestNoLanesWithoutDevTools(t *testing.T) {
 		}
 	}
 }
+
+// devtools-web-dev's requests have the resource type "Other" (the trace has none): the network lane
+// colours them by MIME type, as the panel does, so its images, scripts and its document are not
+// all "other".
+func TestNetworkColoursByMimeType(t *testing.T) {
+	m := New(loadFixture(t, "upstream", "devtools-web-dev.json.gz"))
+	m.AddPanelLanes()
+	var l *Lane
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == LaneNetwork {
+			l = &m.Lanes[i]
+		}
+	}
+	if l == nil {
+		t.Fatal("no network lane")
+	}
+	want := map[string]ItemStyle{"image/": NetImage, "text/javascript": NetScript, "text/html": NetDocument, "font/": NetFont}
+	seen := map[ItemStyle]int{}
+	for i := range l.Start {
+		if l.Style[i] >= NetWebSocket {
+			continue
+		}
+		q := &m.Panel.Network[l.Ref[i]]
+		if rt := strings.Trim(q.ResourceType.String(), `"`); rt != "" && rt != "Other" {
+			continue
+		}
+		mime := strings.Trim(q.MimeType.String(), `"`)
+		for prefix, st := range want {
+			if strings.HasPrefix(mime, prefix) {
+				seen[st]++
+				if l.Style[i] != st {
+					t.Errorf("%s (%s) drawn as style %d, want %d", q.URL, mime, l.Style[i], st)
+				}
+			}
+		}
+	}
+	if len(seen) < len(want) {
+		t.Errorf("the fixture's requests without a resource type cover only %v", seen)
+	}
+}

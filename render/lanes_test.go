@@ -1,0 +1,28 @@
+package render
+
+import (
+	"image/color"
+	"testing"
+)
+
+// Every fill of the lanes stays visible on both themes' backgrounds, and on the dark one none is
+// a pale glare meant for white.
+func TestLaneInksOnBothThemes(t *testing.T) {
+	var inks []color.NRGBA
+	inks = append(inks, networkInk[:]...)
+	inks = append(inks, frameInk[:]...)
+	inks = append(inks, timingInk[:]...)
+	inks = append(inks, interactionInk, animationInk, shiftInk, screenshotInk, extensionDefault)
+	for _, th := range []*Theme{Light(), Dark()} {
+		b := &Builder{theme: th}
+		for _, c := range inks {
+			got := b.laneInk(c)
+			if cr := ContrastRatio(got, th.Background); cr < 1.05 {
+				t.Errorf("%s: %v drawn as %v vanishes into the background (contrast %.2f)", th.Name, c, got, cr)
+			}
+			if th.Name == "dark" && relativeLuminance(got) > 0.55 {
+				t.Errorf("dark: %v drawn as %v glares (luminance %.2f)", c, got, relativeLuminance(got))
+			}
+		}
+	}
+}
