@@ -403,7 +403,7 @@ func (c *chart) layoutTooltip(gtx layout.Context, e env, d *document) {
 	}
 	var lines []string
 	if d.hover.Kind == timeline.HitLaneItem {
-		lines = d.model.LaneTooltip(d.hover.Lane)
+		lines = laneTooltip(d, d.hover.Lane)
 	} else {
 		lines = tooltipLines(d, d.hover)
 	}

@@ -144,6 +144,7 @@ func (b *Builder) lanes(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 		if lx1-lx0 < st.MinLabelPx || s == "" {
 			return
 		}
+		s = Drawable(s)
 		n, cut := b.Text.Fit(st.LabelFont, s, lx1-lx0)
 		if n > 0 {
 			dst.addText(LayerText, lx0, r.Y0+baseline, st.LabelFont, b.theme.TextOn(fill), s, n, cut)
@@ -370,7 +371,7 @@ func (b *Builder) laneHeader(dst *DrawList, vp *timeline.Viewport, l *timeline.L
 	}
 	dst.Layers[LayerText].Triangles = append(dst.Layers[LayerText].Triangles, tri)
 	ascent, descent := b.Text.Metrics(st.TrackFont)
-	title := l.Title()
+	title := Drawable(l.Title())
 	if n, cut := b.Text.Fit(st.TrackFont, title, width-st.HeaderIndent-4); n > 0 {
 		dst.addText(LayerText, st.HeaderIndent, cy+(ascent-descent)/2, st.TrackFont, ink, title, n, cut)
 	}

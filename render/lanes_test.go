@@ -26,3 +26,23 @@ func TestLaneInksOnBothThemes(t *testing.T) {
 		}
 	}
 }
+
+// React's extension tracks name themselves with "⚛", which the Go fonts lack: it is drawn as a
+// bullet, which they have; text they can draw is left alone.
+func TestDrawableReplacesMissingSymbols(t *testing.T) {
+	for in, want := range map[string]string{
+		"⚛ Server Components":  "• Server Components",
+		"Scheduler ⚛":          "Scheduler •",
+		"plain":                "plain",
+		"Ünïcode – “quoted” …": "Ünïcode – “quoted” …",
+	} {
+		if got := Drawable(in); got != want {
+			t.Errorf("Drawable(%q) = %q, want %q", in, got, want)
+		}
+		for _, r := range Drawable(in) {
+			if r > 0x7f && !hasGlyph(r) {
+				t.Errorf("Drawable(%q) keeps %q, which the font lacks", in, r)
+			}
+		}
+	}
+}
