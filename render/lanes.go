@@ -377,6 +377,9 @@ func (b *Builder) laneHeader(dst *DrawList, vp *timeline.Viewport, l *timeline.L
 	}
 }
 
+// pageLoadLineAlpha is the opacity of a page-load marker's line across the tracks.
+const pageLoadLineAlpha = 0xb0
+
 // pageLoadFlags draws the page-load markers of the Timings lane: a labelled flag on the ruler
 // and a line down through every track.
 func (b *Builder) pageLoadFlags(dst *DrawList, vp *timeline.Viewport) {
@@ -398,7 +401,7 @@ func (b *Builder) pageLoadFlags(dst *DrawList, vp *timeline.Viewport) {
 				continue
 			}
 			c := timingInk[l.Style[i]]
-			dst.rect(LayerHighlight, b.colorID(color.NRGBA{R: c.R, G: c.G, B: c.B, A: 0xb0}), Rect{x, st.RulerHeight, x + 1, float32(dst.Height)})
+			dst.rect(LayerHighlight, b.colorID(color.NRGBA{R: c.R, G: c.G, B: c.B, A: pageLoadLineAlpha}), Rect{x, st.RulerHeight, x + 1, float32(dst.Height)})
 			name := l.Label[i]
 			w := b.Text.Width(st.RulerFont, name) + 6
 			flag := Rect{x, st.RulerHeight - ascent - descent - 4, x + w, st.RulerHeight}
@@ -529,4 +532,47 @@ func (b *Builder) longTask(dst *DrawList, vp *timeline.Viewport, tk *timeline.Tr
 		dst.Layers[LayerHighlight].Hatches = append(dst.Layers[LayerHighlight].Hatches, Rect{max(x, r.X0), r.Y0, r.X1, r.Y1})
 	}
 	b.cornerTriangle(dst, r, true)
+}
+
+// LaneItemInk is the colour the body of lane item i is filled with on theme th: a request's
+// solid box, an interaction's processing box, a frame, a screenshot, a timing's bar or diamond, an
+// extension entry, a page-load flag. Tests find the items in screenshots by it.
+func LaneItemInk(m *timeline.Model, l *timeline.Lane, i int32, th *Theme) color.NRGBA {
+	b := &Builder{Model: m, theme: th}
+	style := l.Style[i]
+	switch l.Kind {
+	case timeline.LaneNetwork:
+		return b.laneInk(networkInk[style])
+	case timeline.LaneFrames:
+		return b.laneInk(frameInk[style])
+	case timeline.LaneScreenshots:
+		return b.laneInk(screenshotInk)
+	case timeline.LaneAnimations:
+		return b.laneInk(animationInk)
+	case timeline.LaneTimings:
+		if l.Row[i] < 0 {
+			return timingInk[style] // a flag keeps its colour on either theme
+		}
+		return b.laneInk(timingInk[style])
+	case timeline.LaneInteractions:
+		return b.laneInk(interactionInk)
+	case timeline.LaneLayoutShifts:
+		if style == timeline.ShiftCluster {
+			return clusterInk
+		}
+		return b.laneInk(shiftInk)
+	case timeline.LaneExtension:
+		if tl := m.Panel; tl != nil && l.ExtGroup < len(tl.Extension) && l.ExtTrack < len(tl.Extension[l.ExtGroup].Tracks) {
+			if es := tl.Extension[l.ExtGroup].Tracks[l.ExtTrack].Entries; int(l.Ref[i]) < len(es) {
+				return b.laneInk(extensionInk(es[l.Ref[i]].Color))
+			}
+		}
+		return b.laneInk(extensionDefault)
+	}
+	return th.Background
+}
+
+// PageLoadLineInk is the colour of a page-load marker's line where it crosses the background.
+func PageLoadLineInk(c color.NRGBA, th *Theme) color.NRGBA {
+	return mix(th.Background, c, float64(pageLoadLineAlpha)/255)
 }
