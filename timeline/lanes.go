@@ -667,21 +667,7 @@ func (m *Model) LaneTooltip(r LaneRef) []string {
 	switch {
 	case tl == nil:
 	case l.Kind == LaneNetwork && l.Style[i] < NetWebSocket && ref < len(tl.Network):
-		q := &tl.Network[ref]
-		lines = append(lines,
-			"Status "+q.StatusCode.String()+" · "+strings.Trim(q.MimeType.String(), `"`)+" · "+strings.Trim(q.Protocol.String(), `"`),
-			"Priority "+strings.Trim(q.Priority.String(), `"`)+" · "+strings.Trim(q.ResourceType.String(), `"`),
-			"Queueing "+ms(float64(q.Queueing))+" · waiting "+ms(float64(q.Waiting))+" · download "+ms(float64(q.Download)),
-			"Encoded "+q.EncodedDataLength.String()+" B · decoded "+q.DecodedBodyLength.String()+" B")
-		if q.IsDiskCached || q.IsMemoryCached {
-			lines = append(lines, "From cache")
-		}
-		if q.IsRenderBlocking {
-			lines = append(lines, "Render blocking")
-		}
-		if n := len(q.Redirects); n > 0 {
-			lines = append(lines, strconv.Itoa(n)+" redirects")
-		}
+		lines = append(lines, networkDetails(&tl.Network[ref], ms)...)
 	case l.Kind == LaneInteractions && ref < len(tl.Interactions):
 		in := &tl.Interactions[ref]
 		lines[0] = "Interaction: " + in.Type
@@ -725,4 +711,103 @@ func (m *Model) LaneTooltip(r LaneRef) []string {
 		}
 	}
 	return lines
+}
+
+// rawText is a value passed through from the trace (JSON: a string, a number, a boolean) as
+// text, "" when it is absent.
+func rawText(r timelines.Raw) string {
+	if s := r.String(); s != "" {
+		return s
+	}
+	if s := string(r); s != "null" && (len(s) == 0 || s[0] != '"') {
+		return s
+	}
+	return ""
+}
+
+// joinSet joins the parts that are not empty with " · ".
+func joinSet(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, " · ")
+}
+
+// networkDetails is what the panel tells of a request beyond its URL and duration: method,
+// status, MIME type and protocol; priority and resource type; the timing phases; the sizes;
+// cache, render blocking and redirects.
+func networkDetails(q *timelines.Request, ms func(float64) string) []string {
+	phase := func(name string, v timelines.Num) string {
+		if f := float64(v); f > 0 && !math.IsNaN(f) {
+			return name + " " + ms(f)
+		}
+		return ""
+	}
+	label := func(name, v string) string {
+		if v == "" {
+			return ""
+		}
+		return name + " " + v
+	}
+	priority := rawText(q.Priority)
+	if ip := rawText(q.InitialPriority); ip != "" && ip != priority {
+		priority += " (initially " + ip + ")"
+	}
+	size := func(name string, r timelines.Raw) string {
+		n, err := strconv.ParseFloat(rawText(r), 64)
+		if err != nil || n < 0 {
+			return ""
+		}
+		if n < 1024 {
+			return name + " " + strconv.FormatFloat(n, 'f', 0, 64) + " B"
+		}
+		return name + " " + strconv.FormatFloat(n/1024, 'f', 1, 64) + " kB"
+	}
+	status := rawText(q.StatusCode)
+	if status == "0" {
+		status = "" // no response
+	}
+	out := []string{
+		joinSet(rawText(q.RequestMethod), label("Status", status), rawText(q.MimeType), rawText(q.Protocol)),
+		joinSet(label("Priority", priority), rawText(q.ResourceType)),
+		joinSet(phase("Queueing", q.Queueing), phase("stalled", q.Stalled), phase("DNS lookup", q.DNSLookup),
+			phase("initial connection", q.InitialConnection), phase("SSL", q.SSL), phase("proxy", q.ProxyNegotiation)),
+		joinSet(phase("Request sent", q.RequestSent), phase("waiting (TTFB)", q.Waiting), phase("content download", q.Download)),
+		joinSet(size("Transferred", q.EncodedDataLength), size("resource", q.DecodedBodyLength)),
+	}
+	var cache string
+	switch {
+	case q.IsMemoryCached:
+		cache = "From memory cache"
+	case q.IsDiskCached:
+		cache = "From disk cache"
+	}
+	if sw := rawText(q.FromServiceWorker); sw == "true" {
+		cache = joinSet(cache, "From service worker")
+	}
+	blocking := ""
+	if q.IsRenderBlocking {
+		blocking = "Render blocking"
+		if rb := rawText(q.RenderBlocking); rb != "" {
+			blocking += " (" + rb + ")"
+		}
+	}
+	out = append(out, joinSet(cache, blocking))
+	for k, r := range q.Redirects {
+		if k == 5 {
+			out = append(out, strconv.Itoa(len(q.Redirects)-k)+" more redirects")
+			break
+		}
+		out = append(out, "Redirected from "+rawText(r.URL))
+	}
+	kept := out[:0]
+	for _, s := range out {
+		if s != "" {
+			kept = append(kept, s)
+		}
+	}
+	return kept
 }
