@@ -158,6 +158,7 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	}
 	clipArea := clip.Rect{Max: size}.Push(gtx.Ops)
 	c.cache.Add(gtx.Ops)
+	c.layoutFilmstripRow(gtx, d)
 	event.Op(gtx.Ops, c)
 	pointer.CursorDefault.Add(gtx.Ops)
 	if c.drag.active && c.drag.moved && !c.drag.rangeSelect {

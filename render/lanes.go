@@ -121,6 +121,9 @@ func (b *Builder) laneItemRect(vp *timeline.Viewport, l *timeline.Lane, li int, 
 	if x1 < x0+1 {
 		x1 = x0 + 1
 	}
+	if l.Kind == timeline.LaneScreenshots {
+		return Rect{x0, y0, x1, y0 + float32(l.Rows)*rowH - 1}, true // the filmstrip fills the lane
+	}
 	return Rect{x0, y0, x1, y0 + rowH - 1}, true
 }
 
@@ -165,6 +168,9 @@ func (b *Builder) lanes(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 			continue
 		}
 		firstRow := max(int(math.Floor((top-l.RowsY)/rowH)), 0)
+		if l.Kind == timeline.LaneScreenshots {
+			firstRow = 0 // its one row of items fills the lane
+		}
 		lastRow := min(int(math.Ceil((bottom-l.RowsY)/rowH)), l.Rows)
 		for row := firstRow; row < lastRow; row++ {
 			lastX := float32(math.Inf(-1))

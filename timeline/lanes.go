@@ -342,11 +342,18 @@ func framesLane(tl *timelines.Timelines) Lane {
 	return l
 }
 
+// FilmstripRows is the height of the screenshots lane in rows: its one row of items is drawn
+// that tall, so that the window can show the screenshots in it as a filmstrip.
+const FilmstripRows = 3
+
 func screenshotsLane(tl *timelines.Timelines) Lane {
 	l := Lane{Kind: LaneScreenshots, Name: "Screenshots"}
 	for i := range tl.Screenshots {
 		s := &tl.Screenshots[i]
 		l.add(s.Ts, float64(s.Dur), 0, FrameComplete, "Screenshot", i, -1, 0)
+	}
+	if l.Len() > 0 {
+		l.Rows = FilmstripRows
 	}
 	return l
 }
@@ -557,6 +564,9 @@ func (m *Model) hitLane(vp *Viewport, x, cy float64) Hit {
 			return miss
 		}
 		row := int(math.Floor((cy - l.RowsY) / m.Style.RowHeight))
+		if l.Kind == LaneScreenshots {
+			row = 0 // its items fill the lane's height
+		}
 		found := int32(-1)
 		// Instants (diamonds, marks) are drawn a few pixels wide around their time.
 		slop := vp.PxToDur(4)

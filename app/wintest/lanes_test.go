@@ -311,16 +311,45 @@ func TestSlowInteractionAndFilmstrip(t *testing.T) {
 		}
 	}
 
-	// The filmstrip row: a box per screenshot in its columns.
+	// The filmstrip row: from the left, each screenshot at its time, as tall as the lane, unless
+	// it would cover the one before; compared with the decoded screenshots.
 	si := laneOf(m, timeline.LaneScreenshots)
 	if si < 0 {
 		t.Fatal("no Screenshots lane")
 	}
 	sl := &m.Lanes[si]
-	if shots := checkBoxes(t, img, s, m, si, 0.8, func(i int32) (int, int, bool) {
-		return screenX(s, sl.Start[i]) + 1, screenX(s, sl.Start[i]+sl.Dur[i]) - 1, true
-	}); shots < 3 {
-		t.Fatalf("only %d screenshots wide enough to check", shots)
+	top, on = laneRowTop(s, m, si, 0)
+	thumbH := sl.Rows*rowH - 3
+	if !on || top+thumbH > s.ChartY+s.ChartH {
+		t.Fatal("the filmstrip is off screen")
+	}
+	boxInk := render.LaneItemInk(m, sl, 0, render.Light())
+	film := d.screenshot(t, "filmstrip")
+	lastEnd, thumbs := math.Inf(-1), 0
+	for i := int32(0); i < int32(sl.Len()); i++ {
+		x := float64(screenX(s, sl.Start[i]) - s.ChartX)
+		if x >= float64(s.ChartW) {
+			break
+		}
+		shot := decodeScreenshot(t, m, int(sl.Ref[i]))
+		w := float64(thumbH) * float64(shot.Bounds().Dx()) / float64(shot.Bounds().Dy())
+		if x < lastEnd {
+			continue
+		}
+		lastEnd = x + w + 2
+		if x < 0 || x+w > float64(s.ChartW) {
+			continue
+		}
+		at := image.Pt(s.ChartX+int(x)+1, top+1)
+		// Where the screenshot averages to the grey of the box, a missing thumbnail would look
+		// the same: those cells do not count.
+		if n, same := matchCells(film, shot, at, int(w), thumbH, boxInk); n < 8 || same < n*3/4 {
+			t.Errorf("screenshot %d at x=%d: %d of %d cells show it", i, at.X, same, n)
+		}
+		thumbs++
+	}
+	if thumbs < 3 {
+		t.Fatalf("only %d thumbnails in the filmstrip", thumbs)
 	}
 
 	// The peek: the widest screenshot, from the ruler and from the overview, drawn 240 px wide
@@ -387,39 +416,84 @@ func decodeScreenshot(t *testing.T, m *timeline.Model, i int) image.Image {
 	return img
 }
 
-// checkPeek waits until the screen shows shot scaled to 240 px wide with its top-left at at (the
-// first decoding takes a moment): a grid of points inside it, each compared with the nearest pixel
-// of the screenshot, give or take a pixel of scaling. Only the points where the screen without the
-// peek (before) differs from the screenshot count, so that a white page over a white chart proves
-// nothing.
-func checkPeek(t *testing.T, d *display, where string, before, shot image.Image, at image.Point) {
-	t.Helper()
+// matchPicture compares a grid of points of the screen, in the rectangle w px wide with its
+// top-left at at, with the nearest pixels of shot scaled to w, give or take a pixel of scaling.
+// Points for which skip says the screen would show that colour anyway do not count.
+func matchPicture(screen, shot image.Image, at image.Point, w int, skip func(x, y int, want color.NRGBA) bool) (n, same int) {
 	b := shot.Bounds()
-	scale := 240 / float64(b.Dx())
+	scale := float64(w) / float64(b.Dx())
 	h := int(float64(b.Dy()) * scale)
-	var n, same int
-	for try := 0; try < 10; try++ {
-		screen := d.screenshot(t, "peek")
-		n, same = 0, 0
-		for gy := 1; gy < 30; gy++ {
-			for gx := 1; gx < 60; gx++ {
-				px, py := gx*240/60, gy*h/30
-				want := color.NRGBAModel.Convert(shot.At(b.Min.X+int(float64(px)/scale), b.Min.Y+int(float64(py)/scale))).(color.NRGBA)
-				if near(before.At(at.X+px, at.Y+py), want, 48) {
-					continue
-				}
-				n++
-			search:
-				for dy := -1; dy <= 1; dy++ {
-					for dx := -1; dx <= 1; dx++ {
-						if near(screen.At(at.X+px+dx, at.Y+py+dy), want, 48) {
-							same++
-							break search
-						}
+	for gy := 1; gy < 30; gy++ {
+		for gx := 1; gx < 60; gx++ {
+			px, py := gx*w/60, gy*h/30
+			want := color.NRGBAModel.Convert(shot.At(b.Min.X+int((float64(px)+0.5)/scale), b.Min.Y+int((float64(py)+0.5)/scale))).(color.NRGBA)
+			if skip(at.X+px, at.Y+py, want) {
+				continue
+			}
+			n++
+		search:
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if near(screen.At(at.X+px+dx, at.Y+py+dy), want, 48) {
+						same++
+						break search
 					}
 				}
 			}
 		}
+	}
+	return n, same
+}
+
+// meanColour is the average colour of r in img.
+func meanColour(img image.Image, r image.Rectangle) color.NRGBA {
+	var sr, sg, sb, n int
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			sr, sg, sb, n = sr+int(c.R), sg+int(c.G), sb+int(c.B), n+1
+		}
+	}
+	if n == 0 {
+		return color.NRGBA{}
+	}
+	return color.NRGBA{R: uint8(sr / n), G: uint8(sg / n), B: uint8(sb / n), A: 0xff}
+}
+
+// matchCells compares a thumbnail by its cells: the screen's rectangle w × h at at and shot, each
+// cut in 8 × 3 cells, the average colours of matching cells compared. A thumbnail's detail is
+// below a pixel, so averages are what a scaled picture keeps. Cells whose average is near
+// skip's colour (what shows where the thumbnail is missing) do not count.
+func matchCells(screen, shot image.Image, at image.Point, w, h int, skipInk color.NRGBA) (n, same int) {
+	b := shot.Bounds()
+	const cols, rows = 8, 3
+	for cy := 0; cy < rows; cy++ {
+		for cx := 0; cx < cols; cx++ {
+			src := image.Rect(b.Min.X+cx*b.Dx()/cols, b.Min.Y+cy*b.Dy()/rows, b.Min.X+(cx+1)*b.Dx()/cols, b.Min.Y+(cy+1)*b.Dy()/rows)
+			want := meanColour(shot, src)
+			if near(want, skipInk, 12) {
+				continue
+			}
+			n++
+			dst := image.Rect(at.X+cx*w/cols+1, at.Y+cy*h/rows+1, at.X+(cx+1)*w/cols-1, at.Y+(cy+1)*h/rows-1)
+			if near(meanColour(screen, dst), want, 10) {
+				same++
+			}
+		}
+	}
+	return n, same
+}
+
+// checkPeek waits until the screen shows shot scaled to 240 px wide with its top-left at at (the
+// first decoding takes a moment). Only the points where the screen without the peek (before)
+// differs from the screenshot count, so that a white page over a white chart proves nothing.
+func checkPeek(t *testing.T, d *display, where string, before, shot image.Image, at image.Point) {
+	t.Helper()
+	var n, same int
+	for try := 0; try < 10; try++ {
+		n, same = matchPicture(d.screenshot(t, "peek"), shot, at, 240, func(x, y int, want color.NRGBA) bool {
+			return near(before.At(x, y), want, 48)
+		})
 		if n >= 30 && same >= n*3/4 {
 			return
 		}
