@@ -5,7 +5,6 @@ import (
 	"image"
 	_ "image/jpeg" // screenshots are JPEGs
 	_ "image/png"
-	"math"
 	"sort"
 	"sync"
 	"time"
@@ -18,7 +17,6 @@ import (
 	"gioui.org/unit"
 
 	"flamedesk/core/timelines"
-	"flamedesk/timeline"
 )
 
 // The filmstrip peek: with the pointer on the ruler or the overview, the screenshot taken at that
@@ -35,7 +33,7 @@ type filmstrip struct {
 	failed  map[int]bool
 	order   []int // decoded, oldest first
 	pending map[int]bool
-	// lastAspect is the width/height of the last screenshot drawn in the filmstrip row (UI
+	// lastAspect is the width/height of the last decoded screenshot the filmstrip row placed (UI
 	// goroutine only); 0 before the first.
 	lastAspect float64
 }
@@ -151,73 +149,49 @@ func (o *overview) layoutOverviewPeek(gtx layout.Context, e env, d *document, to
 	op.Defer(gtx.Ops, m.Stop())
 }
 
-// layoutFilmstripRow draws the screenshots in the Screenshots lane, as DevTools' filmstrip: each
-// at its time, as tall as the lane, skipped when it would cover the one before. Only the drawn
-// ones are decoded; until one is, its grey box (drawn by render) stands in for it.
+// layoutFilmstripRow draws the screenshots in the Screenshots lane, as DevTools' filmstrip
+// (render.Builder.Filmstrip places them). Only the shown ones are decoded; until one is, its grey
+// box (drawn by render) stands in for it.
 func (c *chart) layoutFilmstripRow(gtx layout.Context, d *document) {
 	m := d.model
 	if m.Panel == nil || len(m.Panel.Screenshots) == 0 {
 		return
 	}
-	li := -1
-	for i := range m.Lanes {
-		if m.Lanes[i].Kind == timeline.LaneScreenshots {
-			li = i
-		}
-	}
-	if li < 0 || !m.Lanes[li].Shown || m.Lanes[li].Collapsed {
-		return
-	}
-	l := &m.Lanes[li]
-	vp := d.view
-	top := float64(c.rulerHeight) + m.LaneRowTop(li, 0) - vp.ScrollY()
-	h := float64(l.Rows)*m.Style.RowHeight - 3
-	if top+h < float64(c.rulerHeight) || top > float64(c.size.Y) || h < 4 {
-		return
-	}
-	shots := m.Panel.Screenshots
 	if d.film == nil {
 		d.film = &filmstrip{images: map[int]paint.ImageOp{}, failed: map[int]bool{}, pending: map[int]bool{}}
 	}
-	// The clip keeps thumbnails below the ruler when the lane is scrolled partly under it.
-	defer clip.Rect{Min: image.Pt(0, c.rulerHeight), Max: c.size}.Push(gtx.Ops).Pop()
-	first := max(screenshotAt(shots, vp.Start()), 0)
-	lastEnd := math.Inf(-1)
 	busy := false
-	for i := first; i < len(shots); i++ {
-		x := math.Round(vp.TimeToPx(shots[i].Ts))
-		if x > float64(c.size.X) {
-			break
-		}
-		if x < lastEnd {
-			continue
-		}
+	images := map[int]paint.ImageOp{}
+	places := c.builder.Filmstrip(d.view, func(i int) float64 {
 		img, ok, pending := d.film.image(d, i)
 		busy = busy || pending
+		if s := img.Size(); ok && s.X > 0 && s.Y > 0 {
+			images[i] = img
+			d.film.lastAspect = float64(s.X) / float64(s.Y)
+			return d.film.lastAspect
+		}
+		// Its place is kept as for a screenshot shaped as the last one.
+		return d.film.aspect()
+	})
+	if busy {
+		gtx.Execute(op.InvalidateCmd{At: gtx.Now.Add(30 * time.Millisecond)})
+	}
+	// The clip keeps thumbnails below the ruler when the lane is scrolled partly under it.
+	defer clip.Rect{Min: image.Pt(0, c.rulerHeight), Max: c.size}.Push(gtx.Ops).Pop()
+	for _, p := range places {
+		img, ok := images[p.Shot]
+		if !ok {
+			continue
+		}
 		size := img.Size()
-		if !ok || size.X <= 0 || size.Y <= 0 {
-			// Its place is kept as for a screenshot as wide as the last one, so that what is
-			// asked for is only what can be shown.
-			lastEnd = x + h*d.film.aspect() + 2
-			continue
-		}
-		d.film.lastAspect = float64(size.X) / float64(size.Y)
-		scale := h / float64(size.Y)
-		w := float64(size.X) * scale
-		lastEnd = x + w + 2
-		if x+w < 0 {
-			continue
-		}
-		st := op.Offset(image.Pt(int(x)+1, int(top)+1)).Push(gtx.Ops)
-		aff := op.Affine(f32.AffineId().Scale(f32.Point{}, f32.Pt(float32(scale), float32(scale)))).Push(gtx.Ops)
+		scale := float32(p.H / float64(size.Y))
+		st := op.Offset(image.Pt(int(p.X), int(p.Y))).Push(gtx.Ops)
+		aff := op.Affine(f32.AffineId().Scale(f32.Point{}, f32.Pt(scale, scale))).Push(gtx.Ops)
 		cl := clip.Rect{Max: size}.Push(gtx.Ops)
 		img.Add(gtx.Ops)
 		paint.PaintOp{}.Add(gtx.Ops)
 		cl.Pop()
 		aff.Pop()
 		st.Pop()
-	}
-	if busy {
-		gtx.Execute(op.InvalidateCmd{At: gtx.Now.Add(30 * time.Millisecond)})
 	}
 }
