@@ -408,11 +408,25 @@ func (b *Builder) pageLoadFlags(dst *DrawList, vp *timeline.Viewport) {
 			}
 			c := timingInk[l.Style[i]]
 			dst.rect(LayerHighlight, b.colorID(color.NRGBA{R: c.R, G: c.G, B: c.B, A: pageLoadLineAlpha}), Rect{x, st.RulerHeight, x + 1, float32(dst.Height)})
+			// A flag's label stops short of the next flag, so that close markers (FCP and LCP
+			// often share a frame) stay legible instead of printing over each other.
+			next := float32(math.Inf(1))
+			for j := range l.Start {
+				if l.Row[j] >= 0 || j == i {
+					continue
+				}
+				xj := float32(math.Round(vp.TimeToPx(l.Start[j])))
+				if xj > x || (xj == x && j > i) {
+					next = min(next, xj)
+				}
+			}
 			name := l.Label[i]
-			w := b.Text.Width(st.RulerFont, name) + 6
+			w := min(b.Text.Width(st.RulerFont, name)+6, max(next-x, 3))
 			flag := Rect{x, st.RulerHeight - ascent - descent - 4, x + w, st.RulerHeight}
 			dst.rect(LayerRulerText, b.colorID(c), flag)
-			dst.addText(LayerRulerText, x+3, st.RulerHeight-descent-2, st.RulerFont, rgb(0xffffff), name, len(name), false)
+			if n, cut := b.Text.Fit(st.RulerFont, name, w-6); n > 0 {
+				dst.addText(LayerRulerText, x+3, st.RulerHeight-descent-2, st.RulerFont, rgb(0xffffff), name, n, cut)
+			}
 		}
 	}
 }
