@@ -73,6 +73,18 @@ func init() {
 // become their dim counterparts, as the panel's dark theme has them, so that they neither glare
 // nor vanish.
 func (b *Builder) laneInk(c color.NRGBA) color.NRGBA {
+	if b.laneInksOf != b.theme || b.laneInks == nil {
+		b.laneInks, b.laneInksOf = map[color.NRGBA]color.NRGBA{}, b.theme
+	}
+	if got, ok := b.laneInks[c]; ok {
+		return got
+	}
+	got := b.themedLaneInk(c)
+	b.laneInks[c] = got
+	return got
+}
+
+func (b *Builder) themedLaneInk(c color.NRGBA) color.NRGBA {
 	if relativeLuminance(b.theme.Background) > 0.2 {
 		return c
 	}
