@@ -443,10 +443,14 @@ func (b *Builder) pageLoadFlags(dst *DrawList, vp *timeline.Viewport) {
 	}
 }
 
-// memorySeries is one counter of the memory lane: items [from, to) and their value range.
+// memorySeries is one counter of the memory lane: items [from, to), their value range, and the
+// least and greatest values of each block of 2^k points (levels[k-1][j] covers points
+// from+j·2^k …), so that a pixel column's range costs O(log points) whatever the zoom.
 type memorySeries struct {
 	from, to int
 	lo, hi   float64
+	mins     [][]float64
+	maxs     [][]float64
 }
 
 // memorySeriesOf splits the memory lane into its counters, once per lane.
@@ -462,60 +466,93 @@ func (b *Builder) memorySeriesOf(l *timeline.Lane) []memorySeries {
 			lo, hi = min(lo, l.Value[e]), max(hi, l.Value[e])
 			e++
 		}
-		b.memSeries = append(b.memSeries, memorySeries{from: s, to: e, lo: lo, hi: hi})
+		sr := memorySeries{from: s, to: e, lo: lo, hi: hi}
+		prevMin, prevMax := l.Value[s:e], l.Value[s:e]
+		for len(prevMin) > 1 {
+			n := len(prevMin) / 2
+			mins, maxs := make([]float64, n), make([]float64, n)
+			for j := range n {
+				mins[j], maxs[j] = min(prevMin[2*j], prevMin[2*j+1]), max(prevMax[2*j], prevMax[2*j+1])
+			}
+			sr.mins, sr.maxs = append(sr.mins, mins), append(sr.maxs, maxs)
+			prevMin, prevMax = mins, maxs
+		}
+		b.memSeries = append(b.memSeries, sr)
 		s = e
 	}
 	return b.memSeries
 }
 
+// rangeOf is the least and greatest value of the series' points [a, b) (absolute indexes).
+func (sr *memorySeries) rangeOf(l *timeline.Lane, a, b int) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for a < b {
+		rel := a - sr.from
+		k := 0 // the largest aligned block that starts at a and ends by b
+		for k < len(sr.mins) && rel%(2<<k) == 0 && a+(2<<k) <= b {
+			k++
+		}
+		if k == 0 {
+			lo, hi = min(lo, l.Value[a]), max(hi, l.Value[a])
+		} else {
+			lo, hi = min(lo, sr.mins[k-1][rel>>k]), max(hi, sr.maxs[k-1][rel>>k])
+		}
+		a += 1 << k
+	}
+	return lo, hi
+}
+
 // memoryGraph draws each counter of the memory lane as a step graph across the lane's height,
-// scaled to the counter's own range. Points inside one pixel column become one vertical bar from
-// their least to their greatest value, so a frame costs at most a few rects per column.
+// scaled to the counter's own range. The points inside one pixel column become one vertical bar
+// from their least to their greatest value (the riser from the step before included), found in
+// O(log points), so a frame costs a few rects per column whatever the zoom.
 func (b *Builder) memoryGraph(dst *DrawList, vp *timeline.Viewport, l *timeline.Lane, li int) {
 	m := b.Model
 	y0 := b.rowY(vp, m.LaneRowTop(li, 0))
 	h := float32(float64(l.Rows)*m.Style.RowHeight) - 2
 	width := float32(vp.Width())
 	t0 := vp.Start()
-	for si, sr := range b.memorySeriesOf(l) {
+	series := b.memorySeriesOf(l)
+	for si := range series {
+		sr := &series[si]
 		c := b.colorID(memoryInks[si%len(memoryInks)])
-		yOf := func(k int) float32 {
+		yOf := func(v float64) float32 {
 			frac := float32(0.5)
 			if sr.hi > sr.lo {
-				frac = float32((l.Value[k] - sr.lo) / (sr.hi - sr.lo))
+				frac = float32((v - sr.lo) / (sr.hi - sr.lo))
 			}
 			return y0 + h - frac*h
 		}
-		// The step in force at the window's start, then every point up to its end.
+		// The step in force at the window's start, then one pixel column at a time.
 		k := sr.from + sort.Search(sr.to-sr.from, func(j int) bool { return l.Start[sr.from+j] > t0 })
 		k = max(k-1, sr.from)
-		colX, colLo, colHi := float32(math.Inf(-1)), float32(0), float32(0)
-		flush := func() {
-			if !math.IsInf(float64(colX), -1) {
-				dst.rect(LayerBars, c, Rect{colX, colLo, colX + 1, colHi + 1})
-			}
-		}
-		for ; k < sr.to; k++ {
+		prevY := float32(math.NaN())
+		for k < sr.to {
 			x0 := float32(math.Floor(vp.TimeToPx(l.Start[k])))
 			if x0 > width {
 				break
 			}
-			x1 := width
-			if k+1 < sr.to {
-				x1 = float32(math.Floor(vp.TimeToPx(l.Start[k+1])))
+			// The points of this column: up to the first one in the next.
+			next := vp.PxToTime(float64(x0) + 1)
+			end := k + 1 + sort.Search(sr.to-k-1, func(j int) bool { return l.Start[k+1+j] >= next })
+			lo, hi := sr.rangeOf(l, k, end)
+			yLo, yHi := yOf(hi), yOf(lo)
+			if !math.IsNaN(float64(prevY)) {
+				yLo, yHi = min(yLo, prevY), max(yHi, prevY)
 			}
-			y := yOf(k)
-			if x0 == colX {
-				colLo, colHi = min(colLo, y), max(colHi, y)
-			} else {
-				flush()
-				colX, colLo, colHi = x0, y, y
+			dst.rect(LayerBars, c, Rect{max(x0, -1), yLo, max(x0, -1) + 1, yHi + 1})
+			// The last point's step runs on to the next point's column.
+			y := yOf(l.Value[end-1])
+			x1 := width
+			if end < sr.to {
+				x1 = float32(math.Floor(vp.TimeToPx(l.Start[end])))
 			}
 			if x1 > x0+1 {
-				dst.rect(LayerBars, c, Rect{max(x0, -1), y, min(x1, width+1), y + 1})
+				dst.rect(LayerBars, c, Rect{max(x0+1, -1), y, min(x1, width+1), y + 1})
 			}
+			prevY = y
+			k = end
 		}
-		flush()
 	}
 }
 
