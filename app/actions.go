@@ -162,8 +162,12 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		u.startSearch(a.query)
 	case searchStep:
 		if d != nil {
-			if ref, ok := d.stepSearch(a.dir); ok {
-				u.reveal(ref)
+			if match, ok := d.stepSearch(a.dir); ok {
+				if match.isLane {
+					u.revealLane(match.lane)
+				} else {
+					u.reveal(match.entry)
+				}
 			}
 		}
 	case highlightFunc:
@@ -252,6 +256,7 @@ func (u *ui) startSearch(q string) {
 	}
 	model := d.model
 	u.search.Start(func(ctx context.Context) (searchFound, error) {
-		return searchFound{entries: model.Search(q), lanes: model.SearchLanes(q)}, ctx.Err()
+		r := model.Search(q)
+		return searchFound{entries: r, lanes: r.Lanes}, ctx.Err()
 	})
 }

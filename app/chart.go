@@ -161,6 +161,7 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 	}
 	clipArea := clip.Rect{Max: size}.Push(gtx.Ops)
 	c.cache.Add(gtx.Ops)
+	c.layoutFilmstripRow(gtx, d)
 	event.Op(gtx.Ops, c)
 	pointer.CursorDefault.Add(gtx.Ops)
 	c.rulerCursor(gtx)
@@ -416,7 +417,7 @@ func (c *chart) layoutTooltip(gtx layout.Context, e env, d *document) {
 	}
 	var lines []string
 	if d.hover.Kind == timeline.HitLaneItem {
-		lines = d.model.LaneTooltip(d.hover.Lane)
+		lines = laneTooltip(d, d.hover.Lane)
 	} else {
 		lines = tooltipLines(d, d.hover)
 	}

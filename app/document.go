@@ -44,7 +44,10 @@ type document struct {
 	laneMatches []timeline.LaneRef
 	// highlight marks the calls of the function selected in the call tree.
 	highlight   *timeline.SearchResult
-	searchIndex int // the current match, -1 before the first Enter
+	searchIndex int // the current match, -1 before the first Enter (searchOrder's positions)
+	// order merges the lane matches into the entries for stepping; orderOf is the search it is of.
+	order   *searchOrder
+	orderOf *timeline.SearchResult
 
 	timing timing
 }
@@ -147,25 +150,37 @@ func (d *document) setModel(m *timeline.Model) {
 	d.search, d.searchIndex, d.highlight, d.laneMatches = nil, -1, nil, nil
 }
 
-// stepSearch moves to the next (dir 1) or previous (dir -1) match; ok is false when there is none.
-func (d *document) stepSearch(dir int) (timeline.EntryRef, bool) {
+// stepSearch moves to the next (dir 1) or previous (dir -1) match, entry or lane item, in order
+// of start time; ok is false when there is none.
+func (d *document) stepSearch(dir int) (searchMatch, bool) {
 	r := d.search
-	if r == nil || r.Len() == 0 {
-		return timeline.NoEntry, false
+	if r == nil {
+		return searchMatch{}, false
+	}
+	if d.order == nil || d.orderOf != r {
+		d.order, d.orderOf = newSearchOrder(d.model, r), r
+	}
+	o := d.order
+	n := o.total
+	if n == 0 {
+		return searchMatch{}, false
 	}
 	switch {
-	case d.searchIndex < 0:
+	case d.searchIndex < 0 || d.searchIndex >= n:
 		// Start at the first match at or after the left edge of the view, as DevTools does.
-		d.searchIndex = r.FirstAfter(d.model, d.view.Start())
+		d.searchIndex = o.firstAfter(d.model, r, d.view.Start())
 		if dir < 0 {
-			d.searchIndex = r.Prev(d.searchIndex)
+			d.searchIndex = (d.searchIndex + n - 1) % n
 		}
 	case dir > 0:
-		d.searchIndex = r.Next(d.searchIndex)
+		d.searchIndex = (d.searchIndex + 1) % n
 	default:
-		d.searchIndex = r.Prev(d.searchIndex)
+		d.searchIndex = (d.searchIndex + n - 1) % n
 	}
-	return r.Matches[d.searchIndex], true
+	if l, ok := o.lane(d.searchIndex); ok {
+		return searchMatch{lane: l, isLane: true}, true
+	}
+	return searchMatch{entry: r.Matches[o.entry(d.searchIndex)]}, true
 }
 
 // bringIntoView pans to an entry when it fits in the view, zooms to it when it is too wide or

@@ -1,6 +1,9 @@
 package app
 
-import "flamedesk/timeline"
+import (
+	"flamedesk/render"
+	"flamedesk/timeline"
+)
 
 // The lanes above the threads (network, frames, timings… see timeline.Lane) are drawn by the
 // chart like its tracks; the memory graph among them is off until the toolbar turns it on.
@@ -33,15 +36,24 @@ func (d *document) toggleMemory() {
 // when it starts.
 func laneDetails(d *document) []detailLine {
 	m := d.model
-	lines := m.LaneTooltip(d.laneSelected)
+	lines := laneTooltip(d, d.laneSelected)
 	if len(lines) == 0 {
 		return nil
 	}
 	l := &m.Lanes[d.laneSelected.Lane]
-	out := []detailLine{{label: l.Title(), value: lines[0], full: lines[0]}}
+	out := []detailLine{{label: render.Drawable(l.Title()), value: lines[0], full: lines[0]}}
 	out = append(out, detailLine{label: "Start", value: formatDuration(l.Start[d.laneSelected.Item] - d.view.Origin())})
 	for _, s := range lines[1:] {
 		out = append(out, detailLine{value: s})
 	}
 	return out
+}
+
+// laneTooltip is what the panel says about a lane item, in symbols the fonts can draw.
+func laneTooltip(d *document, r timeline.LaneRef) []string {
+	lines := d.model.LaneTooltip(r)
+	for i, s := range lines {
+		lines[i] = render.Drawable(s)
+	}
+	return lines
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"strings"
@@ -279,5 +280,182 @@ func TestShowHiddenTracksShowsLanes(t *testing.T) {
 	}
 	if d.memoryShown() {
 		t.Error("Show hidden tracks turned the memory graph on")
+	}
+}
+
+// Enter steps through the search's matches in order of start time, the lane items among the
+// entries: on a lane item (here a measure of the Timings lane) it selects the item, shows it in
+// the details and brings its time and row into view, and it visits every match once per round.
+func TestSearchStepsOntoLaneItems(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-timings-track.json.gz")))
+	d := h.u.doc
+	m := d.model
+	query := ""
+	for i := range m.Lanes {
+		l := &m.Lanes[i]
+		for k := range l.Label {
+			if l.Kind == timeline.LaneTimings && l.Style[k] == timeline.TimingMeasure && len(l.Label[k]) >= 3 {
+				query = l.Label[k]
+				break
+			}
+		}
+	}
+	if query == "" {
+		t.Fatal("no measure with a name in the fixture")
+	}
+	h.press("F", key.ModShortcut)
+	h.typeText(query)
+	h.idle()
+	n := d.matchCount()
+	lanes := len(d.laneMatches)
+	if lanes == 0 || n != d.search.Len()+lanes {
+		t.Fatalf("%q: %d matches, %d of them lane items", query, n, lanes)
+	}
+	lower := strings.ToLower(query)
+	seenLanes := map[timeline.LaneRef]bool{}
+	seenEntries := map[timeline.EntryRef]bool{}
+	last, wraps := math.Inf(-1), 0
+	for step := 0; step < n; step++ {
+		h.press(key.NameReturn, 0)
+		h.idle()
+		var start float64
+		if d.hasLaneSelected {
+			r := d.laneSelected
+			l := &m.Lanes[r.Lane]
+			if seenLanes[r] || !d.search.ContainsLane(r) {
+				t.Fatalf("step %d: lane item %v visited twice or not a match", step, r)
+			}
+			seenLanes[r] = true
+			if !strings.Contains(strings.ToLower(l.Label[r.Item]), lower) {
+				t.Errorf("step %d: selected %q, which does not hold %q", step, l.Label[r.Item], query)
+			}
+			start = l.Start[r.Item]
+			end := start + l.Dur[r.Item]
+			if end < d.view.Start() || start > d.view.End() {
+				t.Errorf("step %d: %q at %v–%v is outside the view %v–%v", step, l.Label[r.Item], start, end, d.view.Start(), d.view.End())
+			}
+			top := m.LaneRowTop(int(r.Lane), max(int(l.Row[r.Item]), 0))
+			if top < d.view.ScrollY() || top+m.Style.RowHeight > d.view.ScrollY()+d.view.Height() {
+				t.Errorf("step %d: the item's row at %v is scrolled out of %v+%v", step, top, d.view.ScrollY(), d.view.Height())
+			}
+			lines := laneDetails(d)
+			if len(lines) == 0 || lines[0].value != l.Label[r.Item] {
+				t.Errorf("step %d: the details say %+v", step, lines)
+			}
+		} else {
+			if !d.selected.Valid() || seenEntries[d.selected] || !d.search.Contains(d.selected) {
+				t.Fatalf("step %d: selected entry %v is none, a repeat or not a match", step, d.selected)
+			}
+			seenEntries[d.selected] = true
+			start = m.EntryStart(d.selected)
+		}
+		if start < last {
+			wraps++
+		}
+		last = start
+		if got := searchCount(d); got != fmt.Sprintf("%d / %d", d.searchIndex+1, n) {
+			t.Errorf("step %d: the count says %q", step, got)
+		}
+	}
+	if len(seenLanes) != lanes || len(seenEntries) != d.search.Len() {
+		t.Errorf("one round visited %d of %d lane items and %d of %d entries", len(seenLanes), lanes, len(seenEntries), d.search.Len())
+	}
+	// The round starts at the left edge of the view and goes by time, so it wraps at most once.
+	if wraps > 1 {
+		t.Errorf("the matches were not visited in order of time: %d steps back", wraps)
+	}
+}
+
+// With the pointer on the overview, the screenshot taken at the time under it is decoded off the
+// UI goroutine and shown, as with the pointer on the ruler: the overview spans the whole trace, so
+// the time is the pointer's share of its width.
+func TestOverviewFilmstripPeek(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-slow-interaction-keydown.json.gz")))
+	d := h.u.doc
+	shots := d.model.Panel.Screenshots
+	if len(shots) < 4 {
+		t.Fatalf("%d screenshots", len(shots))
+	}
+	// Zoom the chart far in elsewhere: the overview still maps the whole trace.
+	d.view.ZoomToRange(shots[0].Ts, shots[0].Ts+1000)
+	want := len(shots) * 2 / 3
+	mid := shots[want].Ts + float64(shots[want].Dur)/2
+	x := (mid - d.view.Origin()) / d.view.Total() * float64(h.u.overview.width)
+	h.move(image.Pt(int(x), toolbarHeight+overviewHeight/2))
+	if !h.u.overview.hovering {
+		t.Fatal("the overview did not see the pointer")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h.frame()
+		if d.film != nil {
+			d.film.mu.Lock()
+			img, ok := d.film.images[want]
+			n := len(d.film.images)
+			d.film.mu.Unlock()
+			if ok {
+				if s := img.Size(); s.X < 10 || s.Y < 10 {
+					t.Errorf("screenshot %d decoded to %v", want, s)
+				}
+				if n > filmstripCacheSize {
+					t.Errorf("%d screenshots kept decoded, more than the cache's %d", n, filmstripCacheSize)
+				}
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("screenshot %d never decoded", want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Off the strip, no peek is asked for.
+	h.move(h.emptyChartPoint())
+	if h.u.overview.hovering {
+		t.Error("the overview still hovers with the pointer on the chart")
+	}
+}
+
+// The filmstrip row decodes the screenshots it shows, off the UI goroutine, and not the others:
+// zoomed out on devtools-slow-interaction-keydown, every placed screenshot decodes, and what is
+// decoded is at most what a first guess of their width placed.
+func TestFilmstripRowDecodesWhatItShows(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-slow-interaction-keydown.json.gz")))
+	d := h.u.doc
+	h.move(h.emptyChartPoint())
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h.frame()
+		if d.film != nil {
+			d.film.mu.Lock()
+			pending := len(d.film.pending)
+			d.film.mu.Unlock()
+			if pending == 0 && d.film.lastAspect > 0 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the filmstrip never finished decoding")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.frame()
+	d.film.mu.Lock()
+	defer d.film.mu.Unlock()
+	places := h.u.chart.builder.Filmstrip(d.view, func(i int) float64 {
+		if img, ok := d.film.images[i]; ok {
+			return float64(img.Size().X) / float64(img.Size().Y)
+		}
+		return d.film.aspect()
+	})
+	if len(places) < 3 {
+		t.Fatalf("%d screenshots placed", len(places))
+	}
+	for _, p := range places {
+		if _, ok := d.film.images[p.Shot]; !ok {
+			t.Errorf("screenshot %d is shown but not decoded", p.Shot)
+		}
+	}
+	if n := len(d.film.images); n > 2*len(places) || n >= len(d.model.Panel.Screenshots) {
+		t.Errorf("%d screenshots decoded for %d shown (of %d)", n, len(places), len(d.model.Panel.Screenshots))
 	}
 }

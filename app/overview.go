@@ -35,6 +35,9 @@ type overview struct {
 	dragging     bool
 	selX0, selX1 float32
 	width        int
+	// hoverX is the pointer's x over the strip when hovering (filmstrip.go).
+	hovering bool
+	hoverX   float32
 }
 
 func (o *overview) reset() { o.doc = nil }
@@ -130,7 +133,8 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 	toX := func(rel float64) float32 { return float32(rel / total * float64(size.X)) }
 	toRel := func(x float32) float64 { return float64(x) / float64(size.X) * total }
 	for {
-		ev, ok := gtx.Event(pointer.Filter{Target: o, Kinds: pointer.Press | pointer.Drag | pointer.Release | pointer.Cancel})
+		ev, ok := gtx.Event(pointer.Filter{Target: o, Kinds: pointer.Press | pointer.Drag | pointer.Release | pointer.Cancel |
+			pointer.Move | pointer.Enter | pointer.Leave})
 		if !ok {
 			break
 		}
@@ -139,6 +143,10 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 			continue
 		}
 		switch pe.Kind {
+		case pointer.Move, pointer.Enter:
+			o.hovering, o.hoverX = true, pe.Position.X
+		case pointer.Leave:
+			o.hovering = false
 		case pointer.Press:
 			o.dragging = true
 			o.selX0, o.selX1 = pe.Position.X, pe.Position.X
@@ -162,7 +170,7 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 				vp.Navigate(timeline.View{Start: toRel(pe.Position.X) - v.Span/2, Span: v.Span})
 			}
 		case pointer.Cancel:
-			o.dragging = false
+			o.dragging, o.hovering = false, false
 		}
 	}
 
@@ -201,5 +209,6 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Min: image.Pt(0, h-1), Max: size}.Op())
 	event.Op(gtx.Ops, o)
 	pointer.CursorPointer.Add(gtx.Ops)
+	o.layoutOverviewPeek(gtx, e, d, total)
 	return layout.Dimensions{Size: size}
 }

@@ -103,18 +103,14 @@ func (s *searchBox) layout(gtx layout.Context, e env) layout.Dimensions {
 	)
 }
 
-// searchCount is the search's match count: entries and lane items together, or while stepping
-// through the entries, the current one of them and how many more the lanes hold.
+// searchCount is the search's match count, entries and lane items together, or while stepping
+// through them, the current one.
 func searchCount(d *document) string {
-	lanes := len(d.laneMatches)
-	if d.searchIndex < 0 {
-		return plural(d.search.Len()+lanes, "match", "matches")
+	n := d.matchCount()
+	if d.searchIndex < 0 || d.searchIndex >= n {
+		return plural(n, "match", "matches")
 	}
-	count := fmt.Sprintf("%d / %d", d.searchIndex+1, d.search.Len())
-	if lanes > 0 {
-		count += fmt.Sprintf(" · %d in lanes", lanes)
-	}
-	return count
+	return fmt.Sprintf("%d / %d", d.searchIndex+1, n)
 }
 
 // searchFound is what a background search finds: the matching entries and lane items.

@@ -45,7 +45,7 @@ func (w *stateWriter) write(gtx layout.Context, u *ui, title string) {
 			s.Details = append(s.Details, l.label+"\t"+l.value)
 		}
 		if d.search != nil {
-			s.Matches, s.MatchIndex = d.search.Len(), d.searchIndex
+			s.Matches, s.MatchIndex = d.matchCount(), d.searchIndex
 		}
 		s.Warnings = d.trace.Warnings.Lines()
 		for _, id := range d.model.ShownTracks() {

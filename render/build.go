@@ -109,6 +109,9 @@ type Builder struct {
 	memLane   *timeline.Lane
 	memLen    int
 	memSeries []memorySeries
+	// laneInks caches laneInk's colours for the theme laneInksOf.
+	laneInks   map[color.NRGBA]color.NRGBA
+	laneInksOf *Theme
 }
 
 // styleKey names a bar colour independently of the theme: a category, a URL hue and saturation,

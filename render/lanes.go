@@ -68,6 +68,43 @@ func init() {
 	}
 }
 
+// laneInk is c as the lanes draw it on the theme's background: on a dark background the pale
+// fills meant for white (idle and complete frames, screenshots, the WebSocket events' dark grey)
+// become their dim counterparts, as the panel's dark theme has them, so that they neither glare
+// nor vanish.
+func (b *Builder) laneInk(c color.NRGBA) color.NRGBA {
+	if b.laneInksOf != b.theme || b.laneInks == nil {
+		b.laneInks, b.laneInksOf = map[color.NRGBA]color.NRGBA{}, b.theme
+	}
+	if got, ok := b.laneInks[c]; ok {
+		return got
+	}
+	got := b.themedLaneInk(c)
+	b.laneInks[c] = got
+	return got
+}
+
+func (b *Builder) themedLaneInk(c color.NRGBA) color.NRGBA {
+	if relativeLuminance(b.theme.Background) > 0.2 {
+		return c
+	}
+	switch c {
+	case frameInk[timeline.FrameIdle]:
+		return mix(b.theme.Background, rgb(0xffffff), 0.08)
+	case networkInk[timeline.NetWebSocketEvent]:
+		return rgb(0xbdc1c6)
+	case shiftInk:
+		return rgb(0xa57ee8)
+	case screenshotInk:
+		return mix(b.theme.Background, rgb(0xffffff), 0.18)
+	}
+	// Pale fills keep their hue at a lower lightness.
+	if relativeLuminance(c) > 0.55 {
+		return mix(c, b.theme.Background, 0.55)
+	}
+	return c
+}
+
 // extensionInk is the colour an extension entry names, the panel's default otherwise.
 func extensionInk(name any) color.NRGBA {
 	if s, ok := name.(string); ok {
@@ -96,6 +133,9 @@ func (b *Builder) laneItemRect(vp *timeline.Viewport, l *timeline.Lane, li int, 
 	if x1 < x0+1 {
 		x1 = x0 + 1
 	}
+	if l.Kind == timeline.LaneScreenshots {
+		return Rect{x0, y0, x1, y0 + float32(l.Rows)*rowH - 1}, true // the filmstrip fills the lane
+	}
 	return Rect{x0, y0, x1, y0 + rowH - 1}, true
 }
 
@@ -119,6 +159,7 @@ func (b *Builder) lanes(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 		if lx1-lx0 < st.MinLabelPx || s == "" {
 			return
 		}
+		s = Drawable(s)
 		n, cut := b.Text.Fit(st.LabelFont, s, lx1-lx0)
 		if n > 0 {
 			dst.addText(LayerText, lx0, r.Y0+baseline, st.LabelFont, b.theme.TextOn(fill), s, n, cut)
@@ -139,6 +180,9 @@ func (b *Builder) lanes(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 			continue
 		}
 		firstRow := max(int(math.Floor((top-l.RowsY)/rowH)), 0)
+		if l.Kind == timeline.LaneScreenshots {
+			firstRow = 0 // its one row of items fills the lane
+		}
 		lastRow := min(int(math.Ceil((bottom-l.RowsY)/rowH)), l.Rows)
 		for row := firstRow; row < lastRow; row++ {
 			lastX := float32(math.Inf(-1))
@@ -166,7 +210,7 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 	tl := b.Model.Panel
 	style := l.Style[i]
 	px := func(t float64) float32 { return float32(math.Round(vp.TimeToPx(t))) }
-	fill := func(c color.NRGBA, r Rect) { dst.rect(LayerBars, b.colorID(c), r) }
+	fill := func(c color.NRGBA, r Rect) { dst.rect(LayerBars, b.colorID(b.laneInk(c)), r) }
 	mid := (r.Y0 + r.Y1) / 2
 	whisker := func(c color.NRGBA, x0, x1 float32) {
 		if x1 > x0 {
@@ -178,12 +222,12 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 	case timeline.LaneNetwork:
 		c := networkInk[style]
 		if style == timeline.NetWebSocketEvent {
-			b.diamond(dst, r, c)
+			b.diamond(dst, r, b.laneInk(c))
 			return
 		}
 		if style == timeline.NetWebSocket || tl == nil || int(l.Ref[i]) >= len(tl.Network) {
 			fill(c, r)
-			label(r, c, l.Label[i])
+			label(r, b.laneInk(c), l.Label[i])
 			return
 		}
 		req := &tl.Network[l.Ref[i]]
@@ -203,7 +247,12 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 		if r.X1-r.X0 > 2 {
 			fill(c, Rect{r.X1 - 1, mid - 3, r.X1, mid + 3})
 		}
-		label(Rect{inner.X0, r.Y0, max(solid.X1, inner.X1), r.Y1}, c, l.Label[i])
+		// The label sits on the wider of the two boxes, and contrasts with that one.
+		under := c
+		if inner.X1-inner.X0 > solid.X1-solid.X0 {
+			under = light
+		}
+		label(Rect{inner.X0, r.Y0, max(solid.X1, inner.X1), r.Y1}, b.laneInk(under), l.Label[i])
 		if req.IsRenderBlocking {
 			b.cornerTriangle(dst, Rect{r.X0, r.Y0, r.X0 + 7, r.Y1}, false)
 		}
@@ -226,18 +275,18 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 		dst.outline(LayerBars, b.ui.separator, rr, 1)
 	case timeline.LaneAnimations:
 		fill(animationInk, r)
-		label(r, animationInk, l.Label[i])
+		label(r, b.laneInk(animationInk), l.Label[i])
 		if style == timeline.AnimationNonComposited {
 			b.cornerTriangle(dst, r, true)
 		}
 	case timeline.LaneTimings:
 		c := timingInk[style]
 		if instant {
-			b.diamond(dst, r, c)
+			b.diamond(dst, r, b.laneInk(c))
 			return
 		}
 		fill(c, r)
-		label(r, c, l.Label[i])
+		label(r, b.laneInk(c), l.Label[i])
 	case timeline.LaneInteractions:
 		if tl == nil || int(l.Ref[i]) >= len(tl.Interactions) {
 			return
@@ -255,7 +304,7 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 		if r.X1-r.X0 > 2 {
 			fill(shiftInk, Rect{r.X1 - 1, mid - 3, r.X1, mid + 3})
 		}
-		label(box, interactionInk, l.Label[i])
+		label(box, b.laneInk(interactionInk), l.Label[i])
 		if style == timeline.InteractionLong {
 			x200 := px(l.Start[i] + timeline.LongInteraction)
 			if r.X1 > x200 {
@@ -273,7 +322,7 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 		h := r.Y1 - r.Y0
 		s := h/3 + (h-h/3)*float32(min(max(l.Value[i], 0)/0.25, 1))
 		cx, cy := (r.X0+r.X1)/2, (r.Y0+r.Y1)/2
-		b.diamond(dst, Rect{cx - s/2, cy - s/2, cx + s/2, cy + s/2}, shiftInk)
+		b.diamond(dst, Rect{cx - s/2, cy - s/2, cx + s/2, cy + s/2}, b.laneInk(shiftInk))
 	case timeline.LaneExtension:
 		c := extensionDefault
 		if tl != nil && l.ExtGroup < len(tl.Extension) && l.ExtTrack < len(tl.Extension[l.ExtGroup].Tracks) {
@@ -282,11 +331,11 @@ func (b *Builder) laneItem(dst *DrawList, vp *timeline.Viewport, l *timeline.Lan
 			}
 		}
 		if instant {
-			b.diamond(dst, r, c)
+			b.diamond(dst, r, b.laneInk(c))
 			return
 		}
 		fill(c, r)
-		label(r, c, l.Label[i])
+		label(r, b.laneInk(c), l.Label[i])
 	}
 }
 
@@ -340,11 +389,14 @@ func (b *Builder) laneHeader(dst *DrawList, vp *timeline.Viewport, l *timeline.L
 	}
 	dst.Layers[LayerText].Triangles = append(dst.Layers[LayerText].Triangles, tri)
 	ascent, descent := b.Text.Metrics(st.TrackFont)
-	title := l.Title()
+	title := Drawable(l.Title())
 	if n, cut := b.Text.Fit(st.TrackFont, title, width-st.HeaderIndent-4); n > 0 {
 		dst.addText(LayerText, st.HeaderIndent, cy+(ascent-descent)/2, st.TrackFont, ink, title, n, cut)
 	}
 }
+
+// pageLoadLineAlpha is the opacity of a page-load marker's line across the tracks.
+const pageLoadLineAlpha = 0xb0
 
 // pageLoadFlags draws the page-load markers of the Timings lane: a labelled flag on the ruler
 // and a line down through every track.
@@ -367,20 +419,38 @@ func (b *Builder) pageLoadFlags(dst *DrawList, vp *timeline.Viewport) {
 				continue
 			}
 			c := timingInk[l.Style[i]]
-			dst.rect(LayerHighlight, b.colorID(color.NRGBA{R: c.R, G: c.G, B: c.B, A: 0xb0}), Rect{x, st.RulerHeight, x + 1, float32(dst.Height)})
+			dst.rect(LayerHighlight, b.colorID(color.NRGBA{R: c.R, G: c.G, B: c.B, A: pageLoadLineAlpha}), Rect{x, st.RulerHeight, x + 1, float32(dst.Height)})
+			// A flag's label stops short of the next flag, so that close markers (FCP and LCP
+			// often share a frame) stay legible instead of printing over each other.
+			next := float32(math.Inf(1))
+			for j := range l.Start {
+				if l.Row[j] >= 0 || j == i {
+					continue
+				}
+				xj := float32(math.Round(vp.TimeToPx(l.Start[j])))
+				if xj > x || (xj == x && j > i) {
+					next = min(next, xj)
+				}
+			}
 			name := l.Label[i]
-			w := b.Text.Width(st.RulerFont, name) + 6
+			w := min(b.Text.Width(st.RulerFont, name)+6, max(next-x, 3))
 			flag := Rect{x, st.RulerHeight - ascent - descent - 4, x + w, st.RulerHeight}
 			dst.rect(LayerRulerText, b.colorID(c), flag)
-			dst.addText(LayerRulerText, x+3, st.RulerHeight-descent-2, st.RulerFont, rgb(0xffffff), name, len(name), false)
+			if n, cut := b.Text.Fit(st.RulerFont, name, w-6); n > 0 {
+				dst.addText(LayerRulerText, x+3, st.RulerHeight-descent-2, st.RulerFont, rgb(0xffffff), name, n, cut)
+			}
 		}
 	}
 }
 
-// memorySeries is one counter of the memory lane: items [from, to) and their value range.
+// memorySeries is one counter of the memory lane: items [from, to), their value range, and the
+// least and greatest values of each block of 2^k points (levels[k-1][j] covers points
+// from+j·2^k …), so that a pixel column's range costs O(log points) whatever the zoom.
 type memorySeries struct {
 	from, to int
 	lo, hi   float64
+	mins     [][]float64
+	maxs     [][]float64
 }
 
 // memorySeriesOf splits the memory lane into its counters, once per lane.
@@ -396,60 +466,93 @@ func (b *Builder) memorySeriesOf(l *timeline.Lane) []memorySeries {
 			lo, hi = min(lo, l.Value[e]), max(hi, l.Value[e])
 			e++
 		}
-		b.memSeries = append(b.memSeries, memorySeries{from: s, to: e, lo: lo, hi: hi})
+		sr := memorySeries{from: s, to: e, lo: lo, hi: hi}
+		prevMin, prevMax := l.Value[s:e], l.Value[s:e]
+		for len(prevMin) > 1 {
+			n := len(prevMin) / 2
+			mins, maxs := make([]float64, n), make([]float64, n)
+			for j := range n {
+				mins[j], maxs[j] = min(prevMin[2*j], prevMin[2*j+1]), max(prevMax[2*j], prevMax[2*j+1])
+			}
+			sr.mins, sr.maxs = append(sr.mins, mins), append(sr.maxs, maxs)
+			prevMin, prevMax = mins, maxs
+		}
+		b.memSeries = append(b.memSeries, sr)
 		s = e
 	}
 	return b.memSeries
 }
 
+// rangeOf is the least and greatest value of the series' points [a, b) (absolute indexes).
+func (sr *memorySeries) rangeOf(l *timeline.Lane, a, b int) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for a < b {
+		rel := a - sr.from
+		k := 0 // the largest aligned block that starts at a and ends by b
+		for k < len(sr.mins) && rel%(2<<k) == 0 && a+(2<<k) <= b {
+			k++
+		}
+		if k == 0 {
+			lo, hi = min(lo, l.Value[a]), max(hi, l.Value[a])
+		} else {
+			lo, hi = min(lo, sr.mins[k-1][rel>>k]), max(hi, sr.maxs[k-1][rel>>k])
+		}
+		a += 1 << k
+	}
+	return lo, hi
+}
+
 // memoryGraph draws each counter of the memory lane as a step graph across the lane's height,
-// scaled to the counter's own range. Points inside one pixel column become one vertical bar from
-// their least to their greatest value, so a frame costs at most a few rects per column.
+// scaled to the counter's own range. The points inside one pixel column become one vertical bar
+// from their least to their greatest value (the riser from the step before included), found in
+// O(log points), so a frame costs a few rects per column whatever the zoom.
 func (b *Builder) memoryGraph(dst *DrawList, vp *timeline.Viewport, l *timeline.Lane, li int) {
 	m := b.Model
 	y0 := b.rowY(vp, m.LaneRowTop(li, 0))
 	h := float32(float64(l.Rows)*m.Style.RowHeight) - 2
 	width := float32(vp.Width())
 	t0 := vp.Start()
-	for si, sr := range b.memorySeriesOf(l) {
+	series := b.memorySeriesOf(l)
+	for si := range series {
+		sr := &series[si]
 		c := b.colorID(memoryInks[si%len(memoryInks)])
-		yOf := func(k int) float32 {
+		yOf := func(v float64) float32 {
 			frac := float32(0.5)
 			if sr.hi > sr.lo {
-				frac = float32((l.Value[k] - sr.lo) / (sr.hi - sr.lo))
+				frac = float32((v - sr.lo) / (sr.hi - sr.lo))
 			}
 			return y0 + h - frac*h
 		}
-		// The step in force at the window's start, then every point up to its end.
+		// The step in force at the window's start, then one pixel column at a time.
 		k := sr.from + sort.Search(sr.to-sr.from, func(j int) bool { return l.Start[sr.from+j] > t0 })
 		k = max(k-1, sr.from)
-		colX, colLo, colHi := float32(math.Inf(-1)), float32(0), float32(0)
-		flush := func() {
-			if !math.IsInf(float64(colX), -1) {
-				dst.rect(LayerBars, c, Rect{colX, colLo, colX + 1, colHi + 1})
-			}
-		}
-		for ; k < sr.to; k++ {
+		prevY := float32(math.NaN())
+		for k < sr.to {
 			x0 := float32(math.Floor(vp.TimeToPx(l.Start[k])))
 			if x0 > width {
 				break
 			}
-			x1 := width
-			if k+1 < sr.to {
-				x1 = float32(math.Floor(vp.TimeToPx(l.Start[k+1])))
+			// The points of this column: up to the first one in the next.
+			next := vp.PxToTime(float64(x0) + 1)
+			end := k + 1 + sort.Search(sr.to-k-1, func(j int) bool { return l.Start[k+1+j] >= next })
+			lo, hi := sr.rangeOf(l, k, end)
+			yLo, yHi := yOf(hi), yOf(lo)
+			if !math.IsNaN(float64(prevY)) {
+				yLo, yHi = min(yLo, prevY), max(yHi, prevY)
 			}
-			y := yOf(k)
-			if x0 == colX {
-				colLo, colHi = min(colLo, y), max(colHi, y)
-			} else {
-				flush()
-				colX, colLo, colHi = x0, y, y
+			dst.rect(LayerBars, c, Rect{max(x0, -1), yLo, max(x0, -1) + 1, yHi + 1})
+			// The last point's step runs on to the next point's column.
+			y := yOf(l.Value[end-1])
+			x1 := width
+			if end < sr.to {
+				x1 = float32(math.Floor(vp.TimeToPx(l.Start[end])))
 			}
 			if x1 > x0+1 {
-				dst.rect(LayerBars, c, Rect{max(x0, -1), y, min(x1, width+1), y + 1})
+				dst.rect(LayerBars, c, Rect{max(x0+1, -1), y, min(x1, width+1), y + 1})
 			}
+			prevY = y
+			k = end
 		}
-		flush()
 	}
 }
 
@@ -498,4 +601,47 @@ func (b *Builder) longTask(dst *DrawList, vp *timeline.Viewport, tk *timeline.Tr
 		dst.Layers[LayerHighlight].Hatches = append(dst.Layers[LayerHighlight].Hatches, Rect{max(x, r.X0), r.Y0, r.X1, r.Y1})
 	}
 	b.cornerTriangle(dst, r, true)
+}
+
+// LaneItemInk is the colour the body of lane item i is filled with on theme th: a request's
+// solid box, an interaction's processing box, a frame, a screenshot, a timing's bar or diamond, an
+// extension entry, a page-load flag. Tests find the items in screenshots by it.
+func LaneItemInk(m *timeline.Model, l *timeline.Lane, i int32, th *Theme) color.NRGBA {
+	b := &Builder{Model: m, theme: th}
+	style := l.Style[i]
+	switch l.Kind {
+	case timeline.LaneNetwork:
+		return b.laneInk(networkInk[style])
+	case timeline.LaneFrames:
+		return b.laneInk(frameInk[style])
+	case timeline.LaneScreenshots:
+		return b.laneInk(screenshotInk)
+	case timeline.LaneAnimations:
+		return b.laneInk(animationInk)
+	case timeline.LaneTimings:
+		if l.Row[i] < 0 {
+			return timingInk[style] // a flag keeps its colour on either theme
+		}
+		return b.laneInk(timingInk[style])
+	case timeline.LaneInteractions:
+		return b.laneInk(interactionInk)
+	case timeline.LaneLayoutShifts:
+		if style == timeline.ShiftCluster {
+			return clusterInk
+		}
+		return b.laneInk(shiftInk)
+	case timeline.LaneExtension:
+		if tl := m.Panel; tl != nil && l.ExtGroup < len(tl.Extension) && l.ExtTrack < len(tl.Extension[l.ExtGroup].Tracks) {
+			if es := tl.Extension[l.ExtGroup].Tracks[l.ExtTrack].Entries; int(l.Ref[i]) < len(es) {
+				return b.laneInk(extensionInk(es[l.Ref[i]].Color))
+			}
+		}
+		return b.laneInk(extensionDefault)
+	}
+	return th.Background
+}
+
+// PageLoadLineInk is the colour of a page-load marker's line where it crosses the background.
+func PageLoadLineInk(c color.NRGBA, th *Theme) color.NRGBA {
+	return mix(th.Background, c, float64(pageLoadLineAlpha)/255)
 }

@@ -269,8 +269,10 @@ func BuildLanes(tl *timelines.Timelines) []Lane {
 	return out
 }
 
-// ResourceStyle is the colour class of a request's resource type (as the trace writes it, JSON).
-func ResourceStyle(resourceType string) ItemStyle {
+// ResourceStyle is the colour class of a request from its resource type and, when the trace
+// records none the panel knows (older traces), its MIME type, as the panel colours it; both as the
+// trace writes them (JSON strings).
+func ResourceStyle(resourceType, mimeType string) ItemStyle {
 	switch strings.Trim(resourceType, `"`) {
 	case "Document":
 		return NetDocument
@@ -287,6 +289,21 @@ func ResourceStyle(resourceType string) ItemStyle {
 	case "XHR", "Fetch", "EventSource":
 		return NetFetch
 	}
+	mime := strings.ToLower(strings.Trim(mimeType, `"`))
+	switch {
+	case strings.HasSuffix(mime, "/css"):
+		return NetStylesheet
+	case strings.HasSuffix(mime, "javascript") || strings.HasSuffix(mime, "ecmascript"):
+		return NetScript
+	case strings.HasPrefix(mime, "image/"):
+		return NetImage
+	case strings.HasPrefix(mime, "audio/") || strings.HasPrefix(mime, "video/"):
+		return NetMedia
+	case strings.HasPrefix(mime, "font/") || strings.Contains(mime, "font-"):
+		return NetFont
+	case mime == "text/html":
+		return NetDocument
+	}
 	return NetOther
 }
 
@@ -302,7 +319,7 @@ func networkLane(tl *timelines.Timelines) Lane {
 	}
 	for ri := range tl.Network {
 		r := &tl.Network[ri]
-		l.add(float64(r.Ts), float64(r.Dur), r.Level, ResourceStyle(r.ResourceType.String()), r.URL, ri, -1, 0)
+		l.add(float64(r.Ts), float64(r.Dur), r.Level, ResourceStyle(r.ResourceType.String(), r.MimeType.String()), r.URL, ri, -1, 0)
 	}
 	return l
 }
@@ -325,11 +342,18 @@ func framesLane(tl *timelines.Timelines) Lane {
 	return l
 }
 
+// FilmstripRows is the height of the screenshots lane in rows: its one row of items is drawn
+// that tall, so that the window can show the screenshots in it as a filmstrip.
+const FilmstripRows = 3
+
 func screenshotsLane(tl *timelines.Timelines) Lane {
 	l := Lane{Kind: LaneScreenshots, Name: "Screenshots"}
 	for i := range tl.Screenshots {
 		s := &tl.Screenshots[i]
 		l.add(s.Ts, float64(s.Dur), 0, FrameComplete, "Screenshot", i, -1, 0)
+	}
+	if l.Len() > 0 {
+		l.Rows = FilmstripRows
 	}
 	return l
 }
@@ -540,6 +564,9 @@ func (m *Model) hitLane(vp *Viewport, x, cy float64) Hit {
 			return miss
 		}
 		row := int(math.Floor((cy - l.RowsY) / m.Style.RowHeight))
+		if l.Kind == LaneScreenshots {
+			row = 0 // its items fill the lane's height
+		}
 		found := int32(-1)
 		// Instants (diamonds, marks) are drawn a few pixels wide around their time.
 		slop := vp.PxToDur(4)
@@ -650,21 +677,7 @@ func (m *Model) LaneTooltip(r LaneRef) []string {
 	switch {
 	case tl == nil:
 	case l.Kind == LaneNetwork && l.Style[i] < NetWebSocket && ref < len(tl.Network):
-		q := &tl.Network[ref]
-		lines = append(lines,
-			"Status "+q.StatusCode.String()+" · "+strings.Trim(q.MimeType.String(), `"`)+" · "+strings.Trim(q.Protocol.String(), `"`),
-			"Priority "+strings.Trim(q.Priority.String(), `"`)+" · "+strings.Trim(q.ResourceType.String(), `"`),
-			"Queueing "+ms(float64(q.Queueing))+" · waiting "+ms(float64(q.Waiting))+" · download "+ms(float64(q.Download)),
-			"Encoded "+q.EncodedDataLength.String()+" B · decoded "+q.DecodedBodyLength.String()+" B")
-		if q.IsDiskCached || q.IsMemoryCached {
-			lines = append(lines, "From cache")
-		}
-		if q.IsRenderBlocking {
-			lines = append(lines, "Render blocking")
-		}
-		if n := len(q.Redirects); n > 0 {
-			lines = append(lines, strconv.Itoa(n)+" redirects")
-		}
+		lines = append(lines, networkDetails(&tl.Network[ref], ms)...)
 	case l.Kind == LaneInteractions && ref < len(tl.Interactions):
 		in := &tl.Interactions[ref]
 		lines[0] = "Interaction: " + in.Type
@@ -708,4 +721,103 @@ func (m *Model) LaneTooltip(r LaneRef) []string {
 		}
 	}
 	return lines
+}
+
+// rawText is a value passed through from the trace (JSON: a string, a number, a boolean) as
+// text, "" when it is absent.
+func rawText(r timelines.Raw) string {
+	if s := r.String(); s != "" {
+		return s
+	}
+	if s := string(r); s != "null" && (len(s) == 0 || s[0] != '"') {
+		return s
+	}
+	return ""
+}
+
+// joinSet joins the parts that are not empty with " · ".
+func joinSet(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, " · ")
+}
+
+// networkDetails is what the panel tells of a request beyond its URL and duration: method,
+// status, MIME type and protocol; priority and resource type; the timing phases; the sizes;
+// cache, render blocking and redirects.
+func networkDetails(q *timelines.Request, ms func(float64) string) []string {
+	phase := func(name string, v timelines.Num) string {
+		if f := float64(v); f > 0 && !math.IsNaN(f) {
+			return name + " " + ms(f)
+		}
+		return ""
+	}
+	label := func(name, v string) string {
+		if v == "" {
+			return ""
+		}
+		return name + " " + v
+	}
+	priority := rawText(q.Priority)
+	if ip := rawText(q.InitialPriority); ip != "" && ip != priority {
+		priority += " (initially " + ip + ")"
+	}
+	size := func(name string, r timelines.Raw) string {
+		n, err := strconv.ParseFloat(rawText(r), 64)
+		if err != nil || n < 0 {
+			return ""
+		}
+		if n < 1024 {
+			return name + " " + strconv.FormatFloat(n, 'f', 0, 64) + " B"
+		}
+		return name + " " + strconv.FormatFloat(n/1024, 'f', 1, 64) + " kB"
+	}
+	status := rawText(q.StatusCode)
+	if status == "0" {
+		status = "" // no response
+	}
+	out := []string{
+		joinSet(rawText(q.RequestMethod), label("Status", status), rawText(q.MimeType), rawText(q.Protocol)),
+		joinSet(label("Priority", priority), rawText(q.ResourceType)),
+		joinSet(phase("Queueing", q.Queueing), phase("stalled", q.Stalled), phase("DNS lookup", q.DNSLookup),
+			phase("initial connection", q.InitialConnection), phase("SSL", q.SSL), phase("proxy", q.ProxyNegotiation)),
+		joinSet(phase("Request sent", q.RequestSent), phase("waiting (TTFB)", q.Waiting), phase("content download", q.Download)),
+		joinSet(size("Transferred", q.EncodedDataLength), size("resource", q.DecodedBodyLength)),
+	}
+	var cache string
+	switch {
+	case q.IsMemoryCached:
+		cache = "From memory cache"
+	case q.IsDiskCached:
+		cache = "From disk cache"
+	}
+	if sw := rawText(q.FromServiceWorker); sw == "true" {
+		cache = joinSet(cache, "From service worker")
+	}
+	blocking := ""
+	if q.IsRenderBlocking {
+		blocking = "Render blocking"
+		if rb := rawText(q.RenderBlocking); rb != "" {
+			blocking += " (" + rb + ")"
+		}
+	}
+	out = append(out, joinSet(cache, blocking))
+	for k, r := range q.Redirects {
+		if k == 5 {
+			out = append(out, strconv.Itoa(len(q.Redirects)-k)+" more redirects")
+			break
+		}
+		out = append(out, "Redirected from "+rawText(r.URL))
+	}
+	kept := out[:0]
+	for _, s := range out {
+		if s != "" {
+			kept = append(kept, s)
+		}
+	}
+	return kept
 }

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -107,5 +108,92 @@ func TestNoLanesWithoutDevTools(t *testing.T) {
 		if len(m.Lanes) != 0 {
 			t.Errorf("%s: %d lanes", f[1], len(m.Lanes))
 		}
+	}
+}
+
+// devtools-web-dev's requests have the resource type "Other" (the trace has none): the network lane
+// colours them by MIME type, as the panel does, so its images, scripts and its document are not
+// all "other".
+func TestNetworkColoursByMimeType(t *testing.T) {
+	m := New(loadFixture(t, "upstream", "devtools-web-dev.json.gz"))
+	m.AddPanelLanes()
+	var l *Lane
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == LaneNetwork {
+			l = &m.Lanes[i]
+		}
+	}
+	if l == nil {
+		t.Fatal("no network lane")
+	}
+	want := map[string]ItemStyle{"image/": NetImage, "text/javascript": NetScript, "text/html": NetDocument, "font/": NetFont}
+	seen := map[ItemStyle]int{}
+	for i := range l.Start {
+		if l.Style[i] >= NetWebSocket {
+			continue
+		}
+		q := &m.Panel.Network[l.Ref[i]]
+		if rt := strings.Trim(q.ResourceType.String(), `"`); rt != "" && rt != "Other" {
+			continue
+		}
+		mime := strings.Trim(q.MimeType.String(), `"`)
+		for prefix, st := range want {
+			if strings.HasPrefix(mime, prefix) {
+				seen[st]++
+				if l.Style[i] != st {
+					t.Errorf("%s (%s) drawn as style %d, want %d", q.URL, mime, l.Style[i], st)
+				}
+			}
+		}
+	}
+	if len(seen) < len(want) {
+		t.Errorf("the fixture's requests without a resource type cover only %v", seen)
+	}
+}
+
+// A request's tooltip gives what the DevTools reference records of it: method, status, MIME
+// type, protocol, priority, the timing phases and the transferred size.
+func TestNetworkTooltipDetails(t *testing.T) {
+	var ref struct {
+		Network []struct {
+			URL, MimeType, Priority, Protocol, RequestMethod string
+			StatusCode, EncodedDataLength                    float64
+			Queueing, Download                               float64
+		}
+	}
+	fixtures.DecodeGzipJSON(t, &ref, "conformance", "golden", "devtools-web-dev.timelines.json.gz")
+	m := New(loadFixture(t, "upstream", "devtools-web-dev.json.gz"))
+	m.AddPanelLanes()
+	li := -1
+	for i := range m.Lanes {
+		if m.Lanes[i].Kind == LaneNetwork {
+			li = i
+		}
+	}
+	l := &m.Lanes[li]
+	checked := 0
+	for i := range l.Start {
+		if l.Style[i] >= NetWebSocket {
+			continue
+		}
+		r := ref.Network[l.Ref[i]]
+		if r.URL != l.Label[i] || r.StatusCode == 0 {
+			continue
+		}
+		text := strings.Join(m.LaneTooltip(LaneRef{Lane: int32(li), Item: int32(i)}), "\n")
+		ms := func(us float64) string { return fmt.Sprintf("%.1f ms", us/1000) }
+		for _, want := range []string{r.RequestMethod, fmt.Sprintf("Status %.0f", r.StatusCode), r.MimeType, r.Protocol,
+			"Priority " + r.Priority, "Queueing " + ms(r.Queueing), "content download " + ms(r.Download)} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the tooltip lacks %q:\n%s", r.URL, want, text)
+			}
+		}
+		if r.EncodedDataLength >= 1024 && !strings.Contains(text, fmt.Sprintf("Transferred %.1f kB", r.EncodedDataLength/1024)) {
+			t.Errorf("%s: the tooltip lacks the size %.0f B:\n%s", r.URL, r.EncodedDataLength, text)
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d requests checked", checked)
 	}
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
+	"image"
+	_ "image/jpeg" // screenshots are JPEGs
 	"image/png"
 	"io"
 	"os"
@@ -11,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"flamedesk/core/timelines"
 	"flamedesk/render"
 	"flamedesk/timeline"
 )
@@ -134,6 +138,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		Selection: timeline.NoEntry, Hover: timeline.Hit{Kind: timeline.HitNone, Track: -1, Group: -1, Entry: timeline.NoEntry},
 	})
 	img := render.PaintImage(&list)
+	drawFilmstrip(img, b, vp, m)
 
 	if opt.out == "-" {
 		w := bufio.NewWriter(stdout)
@@ -297,4 +302,31 @@ func showKinds(m *timeline.Model, kinds map[timeline.LaneKind]bool) {
 		}
 	}
 	m.Relayout()
+}
+
+// drawFilmstrip draws the screenshots of the Screenshots lane into img, as the window shows
+// them; a screenshot that does not decode leaves its grey box.
+func drawFilmstrip(img *image.RGBA, b *render.Builder, vp *timeline.Viewport, m *timeline.Model) {
+	if m.Panel == nil || len(m.Panel.Screenshots) == 0 {
+		return
+	}
+	decoded := map[int]image.Image{}
+	decode := func(i int) image.Image {
+		if d, ok := decoded[i]; ok {
+			return d
+		}
+		d, _, err := image.Decode(bytes.NewReader(timelines.SnapshotImage(m.Trace, m.Panel.Screenshots[i])))
+		if err != nil {
+			d = nil
+		}
+		decoded[i] = d
+		return d
+	}
+	places := b.Filmstrip(vp, func(i int) float64 {
+		if d := decode(i); d != nil && d.Bounds().Dy() > 0 {
+			return float64(d.Bounds().Dx()) / float64(d.Bounds().Dy())
+		}
+		return 16.0 / 10
+	})
+	render.DrawFilmstrip(img, places, int(b.Style.RulerHeight), decode)
 }
