@@ -318,6 +318,9 @@ func (u *ui) install(src Source, l loaded) {
 	u.banner = ""
 	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
 	u.doc.maps = l.maps
+	if note := l.maps.FolderNote(); note != "" {
+		u.banner = "Source maps: " + note + "."
+	}
 	u.doc.timing.refine.Invalidate = u.host.Invalidate
 	if u.settings.Refined {
 		u.applyTiming()

@@ -57,7 +57,9 @@ type comparePanel struct {
 	doc     *document
 	profile int
 	rng     calltree.Range
-	diff    *calltree.Diff
+	// generated says the table names functions as the engine did (the toolbar's Names switch).
+	generated bool
+	diff      *calltree.Diff
 	sort    calltree.DiffColumn
 	message string
 	// levels is the diff level of each of A's frames (render.DiffShades.FrameLevels) by this
@@ -161,18 +163,18 @@ func (c *comparePanel) poll(d *document, profile int, rng calltree.Range) (level
 		}
 		levelsChanged = c.colours
 	}
-	if c.traceB == nil || d == nil || (d == c.doc && profile == c.profile && rng == c.rng) {
+	if c.traceB == nil || d == nil || (d == c.doc && profile == c.profile && rng == c.rng && d.model.GeneratedNames == c.generated) {
 		return levelsChanged
 	}
-	c.doc, c.profile, c.rng = d, profile, rng
+	c.doc, c.profile, c.rng, c.generated = d, profile, rng, d.model.GeneratedNames
 	if profile < 0 {
 		c.build.Cancel()
 		c.diff, c.levels, c.message = nil, nil, "This trace has no CPU profile."
 		return c.colours
 	}
-	trA, trB, spec := d.trace, c.traceB, c.spec
+	trA, trB, spec, original := d.trace, c.traceB, c.spec, !c.generated
 	c.build.Start(func(ctx context.Context) (compareBuilt, error) {
-		diff, err := compareProfiles(trA, profile, trB, spec, rng)
+		diff, err := compareProfiles(trA, profile, trB, spec, rng, original)
 		if err != nil {
 			return compareBuilt{}, err
 		}
@@ -184,8 +186,9 @@ func (c *comparePanel) poll(d *document, profile int, rng calltree.Range) (level
 }
 
 // compareProfiles compares A's profile with B's profile of the same PID:TID (else B's default
-// thread), lined up by spec, over rng (A's clock; calltree.AllTime for everything).
-func compareProfiles(trA *core.Trace, profA int, trB *core.Trace, spec align.Spec, rng calltree.Range) (*calltree.Diff, error) {
+// thread), lined up by spec, over rng (A's clock; calltree.AllTime for everything), naming
+// functions by their original names where a source map applies when original is set.
+func compareProfiles(trA *core.Trace, profA int, trB *core.Trace, spec align.Spec, rng calltree.Range, original bool) (*calltree.Diff, error) {
 	pa := &trA.Profiles[profA]
 	profB := calltree.FindProfile(trB, pa.Pid, pa.Tid)
 	if profB < 0 {
@@ -204,12 +207,12 @@ func compareProfiles(trA *core.Trace, profA int, trB *core.Trace, spec align.Spe
 		s, e, bs, be := al.Range(rng.Start-al.AnchorA, rng.End-al.AnchorA)
 		rA, rB = calltree.Range{Start: s, End: e}, calltree.Range{Start: bs, End: be}
 	}
-	funcsA := calltree.NewFunctions(trA, pa)
+	funcsA := calltree.NewFunctionsNamed(trA, pa, original)
 	srcA, err := funcsA.Source(rA)
 	if err != nil {
 		return nil, err
 	}
-	funcsB := calltree.NewFunctions(trB, &trB.Profiles[profB])
+	funcsB := calltree.NewFunctionsNamed(trB, &trB.Profiles[profB], original)
 	return calltree.Compare(calltree.NewStack(srcA), funcsB, rA, rB, calltree.CompareOptions{})
 }
 
