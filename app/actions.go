@@ -236,6 +236,7 @@ func (u *ui) reveal(ref timeline.EntryRef) {
 	d.selectEntry(ref)
 	d.bringIntoView(ref)
 	u.followSelection()
+	u.showSourceOf(ref)
 	u.chart.invalidate()
 }
 

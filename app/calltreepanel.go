@@ -34,12 +34,6 @@ type treePanel struct {
 	// summaryTab is the middle of the Summary tab's button in the panel, as laid out in the last
 	// frame (for tests).
 	summaryTab                      image.Point
-	// showSource puts the Source tab (sourceview.go) in place of the tree table; sourceTab is
-	// the middle of its button, as summaryTab.
-	tabSource  widget.Clickable
-	showSource bool
-	source     sourceView
-	sourceTab  image.Point
 	order                           calltree.Order
 	sortRunning, sortSelf, sortName widget.Clickable
 
@@ -58,6 +52,13 @@ type treePanel struct {
 	list     widget.List
 	crumbs   []widget.Clickable
 	rowClick []widget.Clickable
+
+	// showSource puts the Source tab (sourceview.go) in place of the tree table; sourceTab is
+	// the middle of its button, as summaryTab.
+	tabSource  widget.Clickable
+	showSource bool
+	source     sourceView
+	sourceTab  image.Point
 
 	menu    treeMenu
 	message string
@@ -490,8 +491,11 @@ func (p *treePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 	}
 	if p.showSource {
 		return layout.Flex{Axis: layout.Vertical}.Layout(gtx,
-			layout.Rigid(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) }),
-			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return p.source.layout(gtx, e) }),
+			layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) })),
+			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
+				p.source.top = above
+				return p.source.layout(gtx, e)
+			}),
 		)
 	}
 	return layout.Flex{Axis: layout.Vertical}.Layout(gtx,

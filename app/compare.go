@@ -57,15 +57,16 @@ type comparePanel struct {
 	doc     *document
 	profile int
 	rng     calltree.Range
-	// generated says the table names functions as the engine did (the toolbar's Names switch).
-	generated bool
-	diff      *calltree.Diff
+	diff    *calltree.Diff
 	sort    calltree.DiffColumn
 	message string
 	// levels is the diff level of each of A's frames (render.DiffShades.FrameLevels) by this
 	// table, and colours says the chart shows them.
 	levels  []int8
 	colours bool
+
+	// generated says the table names functions as the engine did (the toolbar's Names switch).
+	generated bool
 
 	headers []widget.Clickable
 	list    widget.List

@@ -98,6 +98,12 @@ type sourceView struct {
 	// run opens the editor; its result is a note for the header.
 	run     task.Future[string]
 	message string
+	// top is where the view starts below the tree panel's top, and editorAt the middle of its
+	// "Open in editor" within the view, as laid out in the last frame (for tests).
+	top      int
+	editorAt image.Point
+	// headerH is the height of the view's header, above the lines.
+	headerH int
 }
 
 func (v *sourceView) init(invalidate func()) {
@@ -280,7 +286,11 @@ func (v *sourceView) layout(gtx layout.Context, e env) layout.Dimensions {
 		}
 	}
 	return layout.Flex{Axis: layout.Vertical}.Layout(gtx,
-		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return v.layoutHeader(gtx, e, s) }),
+		layout.Rigid(func(gtx layout.Context) layout.Dimensions {
+			dims := v.layoutHeader(gtx, e, s)
+			v.headerH = dims.Size.Y
+			return dims
+		}),
 		layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return v.layoutLines(gtx, e, s) }),
 	)
 }
@@ -316,9 +326,11 @@ func (v *sourceView) layoutHeader(gtx layout.Context, e env, s *sourceShown) lay
 						if s.frame == core.NoFrame {
 							return layout.Dimensions{}
 						}
-						return layout.Inset{Right: unit.Dp(8)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
+						dims := layout.Inset{Right: unit.Dp(8)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
 							return e.th.Button(gtx, &v.openEditor, "Open in editor")
 						})
+						v.editorAt = image.Pt(gtx.Dp(4)+dims.Size.X/2, gtx.Dp(2)+dims.Size.Y/2)
+						return dims
 					}),
 					layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return e.th.Label(gtx, what) }),
 				)
@@ -486,7 +498,7 @@ func runEditor(set *sourcemap.Set, frame core.FrameID, original bool, line int, 
 		if err := os.WriteFile(file, []byte(src.Text), 0o600); err != nil {
 			return "", err
 		}
-		note = fmt.Sprintf("%s is not on this disk: opened a copy of the text the trace carries, %s", src.Name, file)
+		note = fmt.Sprintf("Opened a copy, %s: %s is not on this disk", file, src.Name)
 	}
 	cmd := editor.For(file, line, getenv, goos)
 	args := cmd.Args

@@ -154,11 +154,10 @@ func (s *Set) FolderNote() string {
 			return ""
 		}
 	}
-	scripts := "scripts"
 	if s.unmappedScripts == 1 {
-		scripts = "script"
+		return fmt.Sprintf("no source map under %s matched the one script", s.folder.root)
 	}
-	return fmt.Sprintf("no source map under %s matched any of the %d %s", s.folder.root, s.unmappedScripts, scripts)
+	return fmt.Sprintf("no source map under %s matched any of the %d scripts", s.folder.root, s.unmappedScripts)
 }
 
 // find locates and parses the map of one script: embedded in the trace first, then a data: URL in
