@@ -356,3 +356,95 @@ func (h *harness) detailsButton(c *widget.Clickable) image.Point {
 	h.t.Fatal("no such button in the details")
 	return image.Point{}
 }
+
+// TestSourceViewSaysWhyNoSource: rollup's map, alone in a folder, has no sourcesContent and the
+// TypeScript is nowhere under the folder: the Source tab says so, and still lists the lines
+// with their times.
+func TestSourceViewSaysWhyNoSource(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(sourceMapFixtures, "out", "rollup", "bundle.js.map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bundle.js.map"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{Source: SourceFromPath(filepath.Join(sourceMapFixtures, "traces", "rollup.trace.json.gz")),
+		Load: pipeline.Open, SourceMaps: dir})
+	if h.u.doc.trace.Original == nil {
+		t.Fatal("the map in the folder was not applied")
+	}
+	// Without the TypeScript, terser's anonymous functions get no names back: runWorkloadOnce
+	// keeps its own in the map's names.
+	h.selectCallOf("runWorkloadOnce")
+	h.openSourceTab()
+	s := h.u.panel.tree.source.shown
+	if s == nil || s.lines != nil {
+		t.Fatalf("the Source tab shows %+v, want no text", s)
+	}
+	for _, want := range []string{"no sourcesContent", "index.ts", "not found under " + dir} {
+		if !strings.Contains(s.reason, want) {
+			t.Errorf("the reason %q does not say %q", s.reason, want)
+		}
+	}
+	if len(s.lt.Lines) == 0 || s.hottest == 0 {
+		t.Errorf("no lines with time listed without the text")
+	}
+}
+
+// TestFolderThatMatchesNothing: a source map folder with no map for the trace's scripts says so
+// over the chart, and the status bar does not call it a failed open.
+func TestFolderThatMatchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "other.js.map"), []byte(`{"version":3,"sources":["x.ts"],"names":[],"mappings":"AAAA"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, Options{Source: SourceFromPath(filepath.Join(sourceMapFixtures, "traces", "rollup.trace.json.gz")),
+		Load: pipeline.Open, SourceMaps: dir})
+	if h.u.doc == nil || h.u.doc.trace.Original != nil {
+		t.Fatal("the file did not open, or a map applied")
+	}
+	if !strings.Contains(h.u.banner, "no source map under "+dir+" matched") {
+		t.Errorf("banner %q", h.u.banner)
+	}
+	if h.u.banner == "" || h.u.banner != h.u.bannerNote {
+		t.Errorf("the note is shown as a failed open")
+	}
+}
+
+// TestCompareFollowsNames: the Compare tab names functions as the toolbar's switch says.
+func TestCompareFollowsNames(t *testing.T) {
+	trace := SourceFromPath(filepath.Join(sourceMapFixtures, "traces", "webpack.trace.json.gz"))
+	h := newHarnessWith(t, Options{Source: trace, Compare: trace, Load: pipeline.Open})
+	names := func() map[string]bool {
+		c := &h.u.panel.compare
+		if c.diff == nil {
+			t.Fatalf("no comparison: %s", c.message)
+		}
+		out := map[string]bool{}
+		for i := range c.diff.Rows {
+			out[c.diff.Describe(&c.diff.Rows[i])] = true
+		}
+		return out
+	}
+	has := func(m map[string]bool, fn string) bool {
+		for n := range m {
+			if strings.HasPrefix(n, fn) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(names(), "countPrimesBelow") {
+		t.Fatal("the comparison does not name countPrimesBelow with original names")
+	}
+	p, ok := h.namesSwitchPoint()
+	if !ok {
+		t.Fatal("no names switch")
+	}
+	h.click(p, 0)
+	h.idle()
+	if has(names(), "countPrimesBelow") {
+		t.Error("with generated names the comparison still names countPrimesBelow")
+	}
+}
