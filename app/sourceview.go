@@ -87,6 +87,9 @@ type sourceView struct {
 	target   sourceTarget
 	original bool
 	has      bool
+	// stale says target is not what shown shows: it is built when the tab is on screen, so that
+	// selecting in the chart costs nothing while the tab is closed.
+	stale    bool
 	build    task.Future[*sourceShown]
 	shown    *sourceShown
 	// line is the line chosen with a click, which "Open in editor" opens (0: the hottest).
@@ -113,20 +116,26 @@ func (v *sourceView) init(invalidate func()) {
 
 func (v *sourceView) reset(d *document) {
 	v.build.Cancel()
-	v.doc, v.target, v.has, v.shown, v.line, v.message = d, sourceTarget{}, false, nil, 0, ""
+	v.doc, v.target, v.has, v.stale, v.shown, v.line, v.message = d, sourceTarget{}, false, false, nil, 0, ""
 	v.list.Position = layout.Position{}
 }
 
 // pending reports whether a build or an editor start has not been shown yet.
 func (v *sourceView) pending() bool { return v.build.Pending() || v.run.Pending() }
 
-// show starts building the view of t.
+// show points the view at t; it is built when the tab is next laid out.
 func (v *sourceView) show(d *document, t sourceTarget, original bool) {
 	if d == nil || t.profile < 0 || t.profile >= len(d.trace.Profiles) {
 		return
 	}
-	v.doc, v.target, v.original, v.has, v.line = d, t, original, true, 0
-	tr, set, prof := d.trace, d.maps, &d.trace.Profiles[t.profile]
+	v.doc, v.target, v.original, v.has, v.stale, v.line = d, t, original, true, true, 0
+}
+
+// start builds the view of the target in the background.
+func (v *sourceView) start() {
+	v.stale = false
+	t, original := v.target, v.original
+	tr, set, prof := v.doc.trace, v.doc.maps, &v.doc.trace.Profiles[t.profile]
 	v.build.Start(func(ctx context.Context) (*sourceShown, error) {
 		return buildSource(tr, set, prof, t, original), ctx.Err()
 	})
@@ -267,6 +276,9 @@ func (v *sourceView) editorLine() int {
 var heatColour = theme.RGB(0xf4511e)
 
 func (v *sourceView) layout(gtx layout.Context, e env) layout.Dimensions {
+	if v.stale && v.doc == e.doc {
+		v.start()
+	}
 	s := v.shown
 	if s != nil && v.openEditor.Clicked(gtx) && s.frame != core.NoFrame {
 		e.emit(openInEditor{frame: s.frame, line: v.editorLine()})
@@ -424,14 +436,17 @@ func msText(us float64) string {
 // arrive without an input event.
 type sourceKey struct {
 	shown   *sourceShown
+	target  sourceTarget
 	has     bool
+	stale   bool
 	message string
 	line    int
 	top     int
 }
 
 func (v *sourceView) key() sourceKey {
-	return sourceKey{shown: v.shown, has: v.has, message: v.message, line: v.line, top: v.list.Position.First}
+	return sourceKey{shown: v.shown, target: v.target, has: v.has, stale: v.stale, message: v.message, line: v.line,
+		top: v.list.Position.First}
 }
 
 // showSourceOf points the Source tab at a chart entry's function, when it is a JS call.
