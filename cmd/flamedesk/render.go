@@ -93,7 +93,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, opt.file, err)
 	}
-	applySourceMaps(tr, opt.sourceMaps)
+	noteSourceMaps(stderr, applySourceMaps(tr, opt.sourceMaps))
 	m := timeline.New(tr)
 	m.GeneratedNames = opt.generated
 	if opt.thread != "" {

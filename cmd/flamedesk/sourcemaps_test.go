@@ -202,3 +202,23 @@ func TestSourceLines(t *testing.T) {
 		}
 	}
 }
+
+// TestFolderNoteOnStderr: a --sourcemaps folder without the trace's map is said on stderr; the
+// right folder says nothing.
+func TestFolderNoteOnStderr(t *testing.T) {
+	file := filepath.Join(sourceMapFixtures, "traces", "rollup.trace.json.gz")
+	empty := t.TempDir()
+	for _, c := range []struct {
+		dir  string
+		note bool
+	}{{empty, true}, {sourceMapFixtures, false}} {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"calltree", "--sourcemaps", c.dir, file}, &out, &errOut); code != exitOK {
+			t.Fatalf("calltree: exit %d: %s", code, errOut.String())
+		}
+		got := strings.Contains(errOut.String(), "no source map under "+c.dir+" matched")
+		if got != c.note {
+			t.Errorf("--sourcemaps %s: stderr %q", c.dir, errOut.String())
+		}
+	}
+}
