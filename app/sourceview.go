@@ -89,9 +89,9 @@ type sourceView struct {
 	has      bool
 	// stale says target is not what shown shows: it is built when the tab is on screen, so that
 	// selecting in the chart costs nothing while the tab is closed.
-	stale    bool
-	build    task.Future[*sourceShown]
-	shown    *sourceShown
+	stale bool
+	build task.Future[*sourceShown]
+	shown *sourceShown
 	// line is the line chosen with a click, which "Open in editor" opens (0: the hottest).
 	line int
 
