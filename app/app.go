@@ -307,6 +307,9 @@ func (u *ui) poll() {
 	u.requests.poll(u)
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
+	if f := u.panel.tree.source.takeFailure(); f != "" {
+		u.banner = "Open in editor: " + f
+	}
 	if u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng) {
 		u.chart.setDiffLevels(u.panel.compare.chartLevels())
 	}

@@ -101,6 +101,8 @@ type sourceView struct {
 	// run opens the editor; its result is a note for the header.
 	run     task.Future[string]
 	message string
+	// failure is why the editor did not start, until the window shows it in its banner.
+	failure string
 	// top is where the view starts below the tree panel's top, and editorAt the middle of its
 	// "Open in editor" within the view, as laid out in the last frame (for tests).
 	top      int
@@ -175,9 +177,16 @@ func (v *sourceView) poll() {
 	if msg, err, ok := v.run.Poll(); ok {
 		v.message = msg
 		if err != nil {
-			v.message = err.Error()
+			v.message, v.failure = err.Error(), err.Error()
 		}
 	}
+}
+
+// takeFailure returns why the editor last failed to start, once.
+func (v *sourceView) takeFailure() string {
+	f := v.failure
+	v.failure = ""
+	return f
 }
 
 // buildSource counts the function's self time per line and reads its file.
@@ -494,7 +503,7 @@ func (u *ui) startEditor(a openInEditor) {
 func runEditor(set *sourcemap.Set, frame core.FrameID, original bool, line int, getenv func(string) string, goos string) (string, error) {
 	src, ok := set.SourceOf(frame, original)
 	if !ok {
-		return "", errors.New("cannot open an editor: " + set.WhyNoSource(frame, original))
+		return "", errors.New(set.WhyNoSource(frame, original))
 	}
 	file, note := src.Path, ""
 	if file == "" {

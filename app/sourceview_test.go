@@ -346,7 +346,7 @@ func (h *harness) detailsButton(c *widget.Clickable) image.Point {
 	if i < 0 || !p.details.lines[i].sourceButtons || i >= len(p.details.lineY) {
 		h.t.Fatalf("the details end with no buttons: %+v", p.details.lines)
 	}
-	for x := 8; x < 500; x += 6 {
+	for x := 8; x < 500; x += 12 {
 		at := p.origin.Add(image.Pt(x, 4+p.details.lineY[i]+14))
 		h.move(at)
 		if c.Hovered() {
@@ -389,6 +389,13 @@ func TestSourceViewSaysWhyNoSource(t *testing.T) {
 	}
 	if len(s.lt.Lines) == 0 || s.hottest == 0 {
 		t.Errorf("no lines with time listed without the text")
+	}
+	// Open in editor has nothing to open, and says why over the chart.
+	v := &h.u.panel.tree.source
+	h.click(h.u.panel.origin.Add(h.u.panel.treeArea.Min).Add(image.Pt(0, v.top)).Add(v.editorAt), 0)
+	h.idle()
+	if !strings.HasPrefix(h.u.banner, "Open in editor: no source") || !strings.Contains(h.u.banner, "no sourcesContent") {
+		t.Errorf("after Open in editor the banner is %q", h.u.banner)
 	}
 }
 

@@ -15,15 +15,14 @@ import (
 )
 
 var (
-	ole32                                   = windows.NewLazySystemDLL("ole32.dll")
-	procCoCreateInstance                    = ole32.NewProc("CoCreateInstance")
-	shell32                                 = windows.NewLazySystemDLL("shell32.dll")
-	procSHCreateItemFromParsingName         = shell32.NewProc("SHCreateItemFromParsingName")
-	clsidFileOpenDialog                     = windows.GUID{Data1: 0xdc1c5a9c, Data2: 0xe88a, Data3: 0x4dde, Data4: [8]byte{0xa5, 0xa1, 0x60, 0xf8, 0x2a, 0x20, 0xae, 0xf7}}
-	iidFileOpenDialog                       = windows.GUID{Data1: 0xd57c7288, Data2: 0xd4ad, Data3: 0x4768, Data4: [8]byte{0xbe, 0x02, 0x9d, 0x96, 0x95, 0x32, 0xd9, 0x60}}
-	iidShellItem                            = windows.GUID{Data1: 0x43826d1e, Data2: 0xe718, Data3: 0x42ee, Data4: [8]byte{0xbc, 0x55, 0xa1, 0xe2, 0x61, 0xc3, 0x7b, 0xfe}}
-	errFolderDialogCancelledHRESULT         = uintptr(0x800704C7) // HRESULT_FROM_WIN32(ERROR_CANCELLED)
-	clsctxInprocServer              uintptr = 0x1
+	ole32                           = windows.NewLazySystemDLL("ole32.dll")
+	procCoCreateInstance            = ole32.NewProc("CoCreateInstance")
+	shell32                         = windows.NewLazySystemDLL("shell32.dll")
+	procSHCreateItemFromParsingName = shell32.NewProc("SHCreateItemFromParsingName")
+
+	clsidFileOpenDialog = windows.GUID{Data1: 0xdc1c5a9c, Data2: 0xe88a, Data3: 0x4dde, Data4: [8]byte{0xa5, 0xa1, 0x60, 0xf8, 0x2a, 0x20, 0xae, 0xf7}}
+	iidFileOpenDialog   = windows.GUID{Data1: 0xd57c7288, Data2: 0xd4ad, Data3: 0x4768, Data4: [8]byte{0xbe, 0x02, 0x9d, 0x96, 0x95, 0x32, 0xd9, 0x60}}
+	iidShellItem        = windows.GUID{Data1: 0x43826d1e, Data2: 0xe718, Data3: 0x42ee, Data4: [8]byte{0xbc, 0x55, 0xa1, 0xe2, 0x61, 0xc3, 0x7b, 0xfe}}
 )
 
 // The slots of the vtables used here: IUnknown's three, IModalWindow's Show, then IFileDialog's
@@ -40,6 +39,9 @@ const (
 )
 
 const (
+	clsctxInprocServer = 0x1
+	// hresultCancelled is HRESULT_FROM_WIN32(ERROR_CANCELLED): the user closed the dialog.
+	hresultCancelled    = 0x800704C7
 	fosNoChangeDir      = 0x00000008
 	fosPickFolders      = 0x00000020
 	fosForceFileSystem  = 0x00000040
@@ -106,7 +108,7 @@ func pickFolder(opts Options) (string, error) {
 		}
 	}
 	hr = dlg.call(vtShow, opts.ParentHWND)
-	if hr == errFolderDialogCancelledHRESULT {
+	if hr == hresultCancelled {
 		return "", ErrCancelled
 	}
 	if failed(hr) {
