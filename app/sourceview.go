@@ -360,7 +360,7 @@ func (v *sourceView) layoutHeader(gtx layout.Context, e env, s *sourceShown) lay
 				if len(notes) == 0 {
 					return layout.Dimensions{}
 				}
-				return e.th.DrawText(gtx, strings.Join(notes, " · "), e.th.Warn)
+				return e.th.DrawText(gtx, strings.Join(notes, "\n"), e.th.Warn)
 			}),
 		)
 	})
