@@ -136,6 +136,7 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		} else {
 			d.selectHit(a.hit)
 			u.followSelection()
+			u.showSourceOf(a.hit.Entry)
 		}
 		u.chart.invalidate()
 	case setRange:
@@ -174,6 +175,7 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		if d != nil {
 			d.highlight = highlightCalls(d, a.funcs, a.fn)
 			u.chart.invalidate()
+			u.showSourceOfFunc(a.funcs, a.fn)
 		}
 	case tracksChanged:
 		u.chart.invalidate()
@@ -211,6 +213,13 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		// filters, and the router gives no focus to a tag without them: the focus moves in the
 		// next frame, which lays out the whole chrome.
 		u.focusTag, u.focusPending = tag, true
+	case showSource:
+		if d != nil {
+			u.panel.tree.showSummary, u.panel.tree.showSource = false, true
+			u.panel.tree.source.show(d, sourceTarget{profile: a.profile, frame: a.frame}, !d.model.GeneratedNames)
+		}
+	case openInEditor:
+		u.startEditor(a)
 	case dismissBanner:
 		u.banner = ""
 	case quit:
@@ -237,6 +246,7 @@ func (u *ui) reveal(ref timeline.EntryRef) {
 	d.selectEntry(ref)
 	d.bringIntoView(ref)
 	u.followSelection()
+	u.showSourceOf(ref)
 	u.chart.invalidate()
 }
 

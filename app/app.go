@@ -126,7 +126,9 @@ type ui struct {
 
 	doc *document
 	// banner is why the last open failed, shown over the document that stays open.
-	banner      string
+	banner string
+	// bannerNote is the banner when it is a note about the open document, not a failed open.
+	bannerNote  string
 	bannerClose widget.Clickable
 	cancel      widget.Clickable
 	x11         uint64  // our X window id, for modal dialogs
@@ -340,6 +342,9 @@ func (u *ui) poll() {
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
 	u.pollCompare()
+	if f := u.panel.tree.source.takeFailure(); f != "" {
+		u.banner = "Open in editor: " + f
+	}
 	if u.panel.compare.poll(u.doc, u.panel.tree.profile, u.panel.tree.rng, u.panel.tree.stackFor(u.doc), u.panel.tree.inverted) {
 		u.chart.setDiffLevels(u.panel.compare.chartLevels())
 		u.panel.compare.chartB.setDiffLevels(u.panel.compare.chartLevelsB())
@@ -351,10 +356,14 @@ func (u *ui) install(src Source, l loaded) {
 	if u.doc != nil {
 		u.doc.timing.refine.Cancel()
 	}
-	u.banner = ""
+	u.banner, u.bannerNote = "", ""
 	u.ready.install(l)
 	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
 	u.doc.maps = l.maps
+	if note := l.maps.FolderNote(); note != "" {
+		u.banner = "Source maps: " + note + "."
+		u.bannerNote = u.banner
+	}
 	u.doc.timing.refine.Invalidate = u.host.Invalidate
 	if u.settings.Refined {
 		u.applyTiming()
@@ -437,7 +446,7 @@ func (u *ui) frame(gtx layout.Context) {
 	place(gtx, tbH+ovH+chartH, panelH+stH, func(gtx layout.Context) {
 		u.bottomCache.layout(gtx, ck, fresh, func(gtx layout.Context) {
 			place(gtx, 0, panelH, func(gtx layout.Context) { u.panel.layout(gtx, e) })
-			place(gtx, panelH, stH, func(gtx layout.Context) { u.status.layout(gtx, e, u.banner != "") })
+			place(gtx, panelH, stH, func(gtx layout.Context) { u.status.layout(gtx, e, u.banner != "" && u.banner != u.bannerNote) })
 		})
 	})
 	if u.loading {

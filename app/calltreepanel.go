@@ -56,6 +56,13 @@ type treePanel struct {
 	crumbs   []widget.Clickable
 	rowClick []widget.Clickable
 
+	// showSource puts the Source tab (sourceview.go) in place of the tree table; sourceTab is
+	// the middle of its button, as summaryTab.
+	tabSource  widget.Clickable
+	showSource bool
+	source     sourceView
+	sourceTab  image.Point
+
 	menu    treeMenu
 	message string
 	// tableY is where the table's first row starts below the panel's top, and columnsShown says
@@ -106,6 +113,7 @@ var transformKeys = [...]struct {
 
 func (p *treePanel) init(invalidate func()) {
 	p.build.Invalidate = invalidate
+	p.source.init(invalidate)
 	p.profile = -1
 	p.expanded = map[string]calltree.Path{}
 }
@@ -135,6 +143,7 @@ func (p *treePanel) reset(d *document) {
 	p.menu.shown = false
 	p.message = ""
 	p.buildDeferred = false
+	p.source.reset(d)
 	if d != nil {
 		p.profile = calltree.DefaultProfile(d.trace)
 		p.buildDeferred = true
@@ -230,6 +239,7 @@ func (p *treePanel) push(t calltree.Transform) {
 
 // poll installs a finished build.
 func (p *treePanel) poll(d *document) {
+	p.source.poll()
 	if d != p.doc {
 		return
 	}
@@ -434,15 +444,18 @@ var treeKeyNames = []key.Name{key.NameUpArrow, key.NameDownArrow, key.NameLeftAr
 
 func (p *treePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 	for p.tabTree.Clicked(gtx) {
-		p.showSummary = false
+		p.showSummary, p.showSource = false, false
 		p.setView(false, p.order)
 	}
 	for p.tabBottomUp.Clicked(gtx) {
-		p.showSummary = false
+		p.showSummary, p.showSource = false, false
 		p.setView(true, p.order)
 	}
 	for p.tabSummary.Clicked(gtx) {
-		p.showSummary = true
+		p.showSummary, p.showSource = true, false
+	}
+	for p.tabSource.Clicked(gtx) {
+		p.showSummary, p.showSource = false, true
 	}
 	for p.sortRunning.Clicked(gtx) {
 		p.setView(p.inverted, calltree.ByRunning)
@@ -488,6 +501,15 @@ func (p *treePanel) layout(gtx layout.Context, e env) layout.Dimensions {
 			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions { return p.summary.layout(gtx, e) }),
 		)
 	}
+	if p.showSource {
+		return layout.Flex{Axis: layout.Vertical}.Layout(gtx,
+			layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) })),
+			layout.Flexed(1, func(gtx layout.Context) layout.Dimensions {
+				p.source.top = above
+				return p.source.layout(gtx, e)
+			}),
+		)
+	}
 	return layout.Flex{Axis: layout.Vertical}.Layout(gtx,
 		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutHeader(gtx, e) })),
 		layout.Rigid(measured(func(gtx layout.Context) layout.Dimensions { return p.layoutCrumbs(gtx, e) })),
@@ -521,15 +543,19 @@ func (p *treePanel) layoutHeader(gtx layout.Context, e env) layout.Dimensions {
 	gap := layout.Rigid(layout.Spacer{Width: unit.Dp(4)}.Layout)
 	// x sums the widths of the buttons (and the 4 dp gaps) before the Summary tab, to find where it is.
 	x := gtx.Dp(4)
-	tree, bottomUp := !p.inverted && !p.showSummary, p.inverted && !p.showSummary
+	table := !p.showSummary && !p.showSource
+	tree, bottomUp := !p.inverted && table, p.inverted && table
 	widthOf := func(c *widget.Clickable, s string, on bool) layout.FlexChild {
 		return layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 			if on {
 				s = "● " + s
 			}
 			dims := e.th.Button(gtx, c, s)
-			if c == &p.tabSummary {
+			switch c {
+			case &p.tabSummary:
 				p.summaryTab = image.Pt(x+dims.Size.X/2, gtx.Dp(4)+dims.Size.Y/2)
+			case &p.tabSource:
+				p.sourceTab = image.Pt(x+dims.Size.X/2, gtx.Dp(4)+dims.Size.Y/2)
 			}
 			x += dims.Size.X + gtx.Dp(4)
 			return dims
@@ -538,7 +564,8 @@ func (p *treePanel) layoutHeader(gtx layout.Context, e env) layout.Dimensions {
 	return layout.Inset{Top: unit.Dp(4), Bottom: unit.Dp(2), Left: unit.Dp(4)}.Layout(gtx, func(gtx layout.Context) layout.Dimensions {
 		return layout.Flex{Alignment: layout.Middle}.Layout(gtx,
 			widthOf(&p.tabTree, "Call tree", tree), gap, widthOf(&p.tabBottomUp, "Bottom-up", bottomUp), gap,
-			widthOf(&p.tabSummary, "Summary", p.showSummary),
+			widthOf(&p.tabSummary, "Summary", p.showSummary), gap,
+			widthOf(&p.tabSource, "Source", p.showSource),
 			layout.Rigid(layout.Spacer{Width: unit.Dp(12)}.Layout),
 			tab(&p.sortRunning, "Running", p.order == calltree.ByRunning), gap,
 			tab(&p.sortSelf, "Self", p.order == calltree.BySelf), gap,

@@ -69,6 +69,7 @@ type chromeKey struct {
 	dialogPending   bool
 	copied          string
 	compare         compareKey
+	source          sourceKey
 }
 
 func (u *ui) chromeKey(size image.Point) chromeKey {
@@ -90,5 +91,6 @@ func (u *ui) chromeKey(size image.Point) chromeKey {
 	k.listTop, k.detTop = tp.list.Position.First, u.panel.details.list.Position.First
 	k.copied = u.panel.details.copied
 	k.compare = u.panel.compareKey()
+	k.source = tp.source.key()
 	return k
 }

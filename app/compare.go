@@ -92,6 +92,9 @@ type comparePanel struct {
 	levels, levelsB []int8
 	colours         bool
 
+	// generated says the table names functions as the engine did (the toolbar's Names switch).
+	generated bool
+
 	headers []widget.Clickable
 	list    widget.List
 	// tabsH is the height of the Tree/Compare tabs and headerY the column titles' top within the panel's right side, as laid out in the last
@@ -193,10 +196,11 @@ func (c *comparePanel) poll(d *document, profile int, rng calltree.Range, stack 
 	if profile >= 0 && stack == nil {
 		return levelsChanged // the call tree is building: its transforms come with it
 	}
-	if d == c.doc && profile == c.profile && rng == c.rng && stack == c.stack && c.al.Offset == c.offset && inverted == c.inverted {
+	if d == c.doc && profile == c.profile && rng == c.rng && stack == c.stack && c.al.Offset == c.offset && inverted == c.inverted && d.model.GeneratedNames == c.generated {
 		return levelsChanged
 	}
 	c.doc, c.profile, c.rng, c.stack, c.offset, c.inverted = d, profile, rng, stack, c.al.Offset, inverted
+	c.generated = d.model.GeneratedNames
 	if profile < 0 {
 		c.build.Cancel()
 		c.diff, c.levels, c.levelsB, c.message = nil, nil, nil, "This trace has no CPU profile."

@@ -34,12 +34,16 @@ type detailsPanel struct {
 	copied string
 	// lineY is where each line was drawn below the panel's top in the last frame (for tests).
 	lineY []int
+	// showSource and openEditor are the buttons of a JS call's details (sourceview.go).
+	showSource, openEditor widget.Clickable
 }
 
 // detailLine is one line of the details: a label and its value. full, when set, is the whole of
 // what value abbreviates.
 type detailLine struct {
 	label, value, full string
+	// sourceButtons marks the line of a JS call's "Show source" and "Open in editor".
+	sourceButtons bool
 }
 
 type detailsKey struct {
@@ -113,6 +117,9 @@ func (p *detailsPanel) layout(gtx layout.Context, e env) layout.Dimensions {
 // layoutLine draws line i: its label and value, the value clickable when it abbreviates more.
 func (p *detailsPanel) layoutLine(gtx layout.Context, e env, i int, hovered *string) layout.Dimensions {
 	l := p.lines[i]
+	if l.sourceButtons {
+		return p.layoutSourceButtons(gtx, e)
+	}
 	if l.label == "" {
 		return e.th.Label(gtx, l.value)
 	}
@@ -180,6 +187,9 @@ func describeSelection(d *document) []detailLine {
 			detailLine{label: "Thread", value: m.Tracks[ref.Track].Title},
 		)
 		out = append(out, refinedLines(d, ref)...)
+		if url != "" {
+			out = append(out, detailLine{sourceButtons: true})
+		}
 		return out
 	}
 	if raw := m.NameString(m.EntryNameID(ref)); raw != m.EntryName(ref) {

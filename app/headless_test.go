@@ -96,6 +96,7 @@ func newHarnessWith(t *testing.T, opts Options) *harness {
 		h.u.search.Cancel()
 		h.u.dialog.Cancel()
 		h.u.panel.tree.build.Cancel()
+		h.u.panel.tree.source.build.Cancel()
 		h.u.panel.compare.cancel()
 		if h.u.doc != nil {
 			h.u.doc.timing.refine.Cancel()
@@ -122,7 +123,7 @@ func (h *harness) frame() {
 func (h *harness) busy() bool {
 	u := h.u
 	return u.pendingOpen != nil || u.loading || u.load.Pending() || u.search.Pending() || u.dialog.Pending() ||
-		u.panel.tree.build.Pending() || u.panel.compare.pending() || (u.doc != nil && u.doc.timing.refine.Pending())
+		u.panel.tree.build.Pending() || u.panel.tree.source.pending() || u.panel.compare.pending() || (u.doc != nil && u.doc.timing.refine.Pending())
 }
 
 // idle runs frames until no background work is left and its results are shown.

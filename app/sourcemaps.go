@@ -55,6 +55,7 @@ func (u *ui) applyNames() {
 		u.startSearch(q)
 	}
 	u.panel.tree.renamed()
+	u.panel.tree.source.renamed(!u.settings.GeneratedNames)
 }
 
 // renamed builds the tree again after the names changed. Functions are told apart by name, so

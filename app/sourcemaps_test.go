@@ -44,7 +44,7 @@ func declaredLine(t *testing.T, file, name string) int {
 // namesSwitchPoint finds the toolbar's names switch by moving the pointer along the toolbar until
 // the switch says it is hovered; ok is false when it is not shown.
 func (h *harness) namesSwitchPoint() (image.Point, bool) {
-	for x := 2; x < h.size.X; x += 6 {
+	for x := 2; x < h.size.X; x += 24 {
 		p := image.Pt(x, toolbarHeight/2)
 		h.move(p)
 		if h.u.toolbar.names.Hovered() {

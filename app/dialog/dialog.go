@@ -59,8 +59,8 @@ type Options struct {
 	// Dir is the folder the dialog starts in; empty leaves the choice to the backend (the builtin
 	// browser then starts in the working directory).
 	Dir string
-	// Folder asks for a folder instead of a file; Filters are then ignored. Windows has no
-	// folder chooser here: Open fails there with a message that says so.
+	// Folder asks for a folder instead of a file; Filters are then ignored. On Windows the
+	// shell's item dialog picks it (IFileOpenDialog with FOS_PICKFOLDERS).
 	Folder bool
 }
 

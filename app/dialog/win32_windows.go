@@ -2,7 +2,6 @@ package dialog
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"unsafe"
@@ -61,18 +60,18 @@ const (
 // cancelled ctx returns at once, but the dialog stays up until the user closes it (its answer is
 // then dropped), since comdlg32 has no way to close it from outside.
 func openWin32(ctx context.Context, opts Options) (string, error) {
-	if opts.Folder {
-		// GetOpenFileNameW picks files only; the folder picker (IFileOpenDialog) is a COM
-		// interface this package does not drive yet.
-		return "", errors.New("choosing a folder is not supported on Windows yet: start flamedesk with --sourcemaps DIR")
-	}
 	type answer struct {
 		path string
 		err  error
 	}
 	done := make(chan answer, 1)
 	go func() {
-		path, err := getOpenFileName(opts)
+		// GetOpenFileNameW picks files only; folders come from the shell's item dialog.
+		show := getOpenFileName
+		if opts.Folder {
+			show = pickFolder
+		}
+		path, err := show(opts)
 		done <- answer{path, err}
 	}()
 	select {

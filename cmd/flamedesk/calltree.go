@@ -75,7 +75,7 @@ func runCalltree(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, opts.file, err)
 	}
-	applySourceMaps(tr, opts.sourceMaps)
+	noteSourceMaps(stderr, applySourceMaps(tr, opts.sourceMaps))
 	return printCalltree(tr, opts, stdout, stderr)
 }
 

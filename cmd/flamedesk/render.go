@@ -99,7 +99,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, opt.file, err)
 	}
-	applySourceMaps(tr, opt.sourceMaps)
+	noteSourceMaps(stderr, applySourceMaps(tr, opt.sourceMaps))
 	runtime.GC() // the load's garbage makes room for the levels (see app.open)
 	m := timeline.New(tr)
 	m.GeneratedNames = opt.generated

@@ -55,6 +55,7 @@ func runSource(args []string, stdout, stderr io.Writer) int {
 		return inputError(stderr, file, fmt.Errorf("no CPU profile in the file"))
 	}
 	set := applySourceMaps(tr, *sourceMaps)
+	noteSourceMaps(stderr, set)
 	profile := calltree.DefaultProfile(tr)
 	if *thread != "" {
 		pid, tid, err := parsePidTid(*thread)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"io"
 
 	"flamedesk/core"
 	"flamedesk/core/sourcemap"
@@ -20,4 +22,12 @@ func addSourceMapsFlag(fs *flag.FlagSet) *string { return fs.String("sourcemaps"
 // mapped is counted in tr.Warnings, never an error.
 func applySourceMaps(tr *core.Trace, dir string) *sourcemap.Set {
 	return sourcemap.Apply(tr, sourcemap.Options{Dir: dir})
+}
+
+// noteSourceMaps tells stderr when the folder named with --sourcemaps held no map for the trace's
+// scripts: a mistyped folder would otherwise pass unnoticed (dump lists it among its warnings).
+func noteSourceMaps(stderr io.Writer, set *sourcemap.Set) {
+	if note := set.FolderNote(); note != "" {
+		fmt.Fprintf(stderr, "flamedesk: %s\n", note)
+	}
 }

@@ -84,10 +84,24 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-// TestDumpOriginal: dump keeps the engine's callFrame and adds the original beside it.
+// TestDumpOriginal: dump keeps the engine's callFrame and adds the original beside it, for each
+// bundler's trace and a node profile.
 func TestDumpOriginal(t *testing.T) {
+	for _, c := range []struct{ file, script string }{
+		{"traces/esbuild.trace.json.gz", "/esbuild/bundle.js"},
+		{"traces/webpack.trace.json.gz", "/webpack/bundle.js"},
+		{"traces/rollup.trace.json.gz", "/rollup/bundle.js"},
+		{"traces/parcel.trace.json.gz", "/parcel/index.js"},
+		{"profiles/rollup.cpuprofile.gz", "/rollup/bundle.js"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			checkDumpOriginal(t, filepath.Join(sourceMapFixtures, filepath.FromSlash(c.file)), c.script)
+		})
+	}
+}
+
+func checkDumpOriginal(t *testing.T, file, script string) {
 	var out, errOut bytes.Buffer
-	file := filepath.Join(sourceMapFixtures, "profiles", "rollup.cpuprofile.gz")
 	if code := run([]string{"dump", "--sourcemaps", sourceMapFixtures, file}, &out, &errOut); code != exitOK {
 		t.Fatalf("dump: exit %d: %s", code, errOut.String())
 	}
@@ -110,24 +124,33 @@ func TestDumpOriginal(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	want := declaredAt(t, "geometry.ts", "countPrimesBelow")
-	seen := 0
+	seen := map[string]int{}
 	for _, th := range doc.Threads {
 		for _, e := range th.Entries {
-			if e.Original == nil || e.Original.FunctionName != "countPrimesBelow" {
+			if e.Original == nil {
 				continue
 			}
-			seen++
-			if e.CallFrame == nil || e.CallFrame.FunctionName == "countPrimesBelow" || !strings.HasSuffix(e.CallFrame.URL, "/rollup/bundle.js") {
-				t.Fatalf("callFrame %+v is not the minified bundle's", e.CallFrame)
-			}
-			if path.Base(e.Original.URL) != "geometry.ts" || e.Original.LineNumber+1 != want {
-				t.Fatalf("original %+v, declared at geometry.ts:%d", e.Original, want)
+			for _, f := range mappedFunctions {
+				if e.Original.FunctionName != f.name {
+					continue
+				}
+				seen[f.name]++
+				if e.CallFrame == nil || !strings.HasSuffix(e.CallFrame.URL, script) {
+					t.Fatalf("callFrame %+v is not the bundle's", e.CallFrame)
+				}
+				if f.name == "countPrimesBelow" && e.CallFrame.FunctionName == f.name {
+					t.Fatalf("callFrame %+v has the original name: the minified bundle's is expected", e.CallFrame)
+				}
+				if want := declaredAt(t, f.file, f.name); path.Base(e.Original.URL) != f.file || e.Original.LineNumber+1 != want {
+					t.Fatalf("original %+v, declared at %s:%d", e.Original, f.file, want)
+				}
 			}
 		}
 	}
-	if seen == 0 {
-		t.Fatal("no entry has countPrimesBelow as its original")
+	for _, f := range mappedFunctions {
+		if seen[f.name] == 0 {
+			t.Errorf("no entry has %s as its original", f.name)
+		}
 	}
 }
 
@@ -146,6 +169,9 @@ func TestSourceLines(t *testing.T) {
 	}{
 		{"profiles/esbuild-plain.cpuprofile.gz", true},
 		{"traces/rollup.trace.json.gz", false},
+		{"traces/esbuild.trace.json.gz", false},
+		{"traces/webpack.trace.json.gz", false},
+		{"traces/parcel.trace.json.gz", false},
 	} {
 		var out, errOut bytes.Buffer
 		args := []string{"source", filepath.Join(sourceMapFixtures, c.file), "countPrimesBelow", "--sourcemaps", sourceMapFixtures, "--format", "json"}
@@ -173,6 +199,26 @@ func TestSourceLines(t *testing.T) {
 			if l.Line <= decl || l.Line > len(disk) || l.Text != strings.TrimRight(disk[l.Line-1], " \t") {
 				t.Errorf("%s: line %d %q; geometry.ts has %q there (the function starts on %d)", c.file, l.Line, l.Text, disk[min(max(l.Line-1, 0), len(disk)-1)], decl)
 			}
+		}
+	}
+}
+
+// TestFolderNoteOnStderr: a --sourcemaps folder without the trace's map is said on stderr; the
+// right folder says nothing.
+func TestFolderNoteOnStderr(t *testing.T) {
+	file := filepath.Join(sourceMapFixtures, "traces", "rollup.trace.json.gz")
+	empty := t.TempDir()
+	for _, c := range []struct {
+		dir  string
+		note bool
+	}{{empty, true}, {sourceMapFixtures, false}} {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"calltree", "--sourcemaps", c.dir, file}, &out, &errOut); code != exitOK {
+			t.Fatalf("calltree: exit %d: %s", code, errOut.String())
+		}
+		got := strings.Contains(errOut.String(), "no source map under "+c.dir+" matched")
+		if got != c.note {
+			t.Errorf("--sourcemaps %s: stderr %q", c.dir, errOut.String())
 		}
 	}
 }

@@ -61,6 +61,8 @@ type Set struct {
 	scripts   map[string]*script
 	// frameMap is the index in Maps of each mapped frame's map, -1 for others.
 	frameMap []int32
+	// unmappedScripts counts the scripts with frames that no map applied to.
+	unmappedScripts int
 }
 
 // Apply finds the maps of the scripts that tr's frames name and fills tr.Original. Call it after
@@ -126,7 +128,36 @@ func Apply(tr *core.Trace, opts Options) *Set {
 	if orig != nil {
 		tr.Original = orig
 	}
+	set.unmappedScripts = len(urls) - len(set.Maps)
+	if note := set.FolderNote(); note != "" {
+		w.Add(note, 1)
+	}
 	return set
+}
+
+// Dir is the folder the maps were searched in, "" when none was named.
+func (s *Set) Dir() string {
+	if s == nil || s.folder == nil {
+		return ""
+	}
+	return s.folder.root
+}
+
+// FolderNote says that the folder named for the maps held none that applied, while some scripts
+// stayed unmapped: the user likely chose the wrong folder. It is "" otherwise.
+func (s *Set) FolderNote() string {
+	if s == nil || s.folder == nil || s.unmappedScripts == 0 {
+		return ""
+	}
+	for _, m := range s.Maps {
+		if m.Origin == FromFolder {
+			return ""
+		}
+	}
+	if s.unmappedScripts == 1 {
+		return fmt.Sprintf("no source map under %s matched the one script", s.folder.root)
+	}
+	return fmt.Sprintf("no source map under %s matched any of the %d scripts", s.folder.root, s.unmappedScripts)
 }
 
 // find locates and parses the map of one script: embedded in the trace first, then a data: URL in

@@ -126,6 +126,12 @@ func TestBadMaps(t *testing.T) {
 		// Name index 7 of an empty "names", original line -4.
 		{"name past the end", `{"version":3,"sources":["a.ts"],"names":[],"mappings":"UAHAO"}`, "does not cover"},
 		{"empty mappings", `{"version":3,"sources":["a.ts"],"names":[],"mappings":""}`, "source maps not usable"},
+		// Mappings only for generated line 5, past the end of the one-line script.
+		{"mappings past the end of the script", `{"version":3,"sources":["a.ts"],"names":["realName"],"mappings":";;;;UAEEA"}`, "does not cover"},
+		// A VLQ digit with its continuation bit set and nothing after it.
+		{"truncated VLQ", `{"version":3,"sources":["a.ts"],"names":["realName"],"mappings":"UAEEg"}`, "source maps not usable"},
+		{"mappings not a string", `{"version":3,"sources":["a.ts"],"names":[],"mappings":42}`, "source maps not usable"},
+		{"sources not a list", `{"version":3,"sources":"a.ts","names":[],"mappings":"UAEE"}`, "source maps not usable"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := applyWithMap(t, []byte(c.text), sourcemap.Options{})
@@ -174,6 +180,25 @@ func TestHugeMap(t *testing.T) {
 	integrate.Build(tr)
 	sourcemap.Apply(tr, sourcemap.Options{Dir: dir})
 	checkUnmapped(t, tr, "source maps over 128 MB skipped (app.js.map: 1024 MB)")
+}
+
+// TestFolderNote: a folder with no map for the profile's script is a counted warning naming the
+// folder, so that the command line says it too; a folder whose map applies says nothing.
+func TestFolderNote(t *testing.T) {
+	tr := applyWithMap(t, nil, sourcemap.Options{})
+	found := false
+	for _, l := range tr.Warnings.Lines() {
+		found = found || (strings.Contains(l, "no source map under ") && strings.Contains(l, "matched the one script"))
+	}
+	if !found {
+		t.Errorf("no note about the folder in %v", tr.Warnings.Lines())
+	}
+	tr = applyWithMap(t, []byte(goodMap), sourcemap.Options{})
+	for _, l := range tr.Warnings.Lines() {
+		if strings.Contains(l, "no source map under") {
+			t.Errorf("a note %q though the folder's map applied", l)
+		}
+	}
 }
 
 func FuzzMap(f *testing.F) {

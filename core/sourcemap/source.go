@@ -1,6 +1,7 @@
 package sourcemap
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"path"
@@ -122,4 +123,29 @@ func isFile(p string) bool {
 func readSmall(p string) ([]byte, error) {
 	b, _, err := readCapped(p, maxSourceBytes)
 	return b, err
+}
+
+// WhyNoSource says why SourceOf(f, original) has no text, in words for the source view: which
+// file was wanted and where it was looked for.
+func (s *Set) WhyNoSource(f core.FrameID, original bool) string {
+	if s == nil || int(f) >= len(s.tr.Frames) {
+		return "no source: the function has no frame"
+	}
+	tr := s.tr
+	where := "no source map folder was named"
+	if s.folder != nil {
+		where = "it was not found under " + s.folder.root
+	}
+	if m := s.MapOf(f); original && m != nil {
+		shown := tr.Strings.Get(tr.Original.URL[f])
+		return fmt.Sprintf("no source: the map of %s has no sourcesContent for %s, and %s",
+			path.Base(urlPath(m.ScriptURL)), shown, strings.Replace(where, "it was", shown+" was", 1))
+	}
+	scriptURL := tr.Strings.Get(tr.Frames[f].URL)
+	if scriptURL == "" {
+		return "no source: the function has no script (native or built-in code)"
+	}
+	name := path.Base(urlPath(scriptURL))
+	return fmt.Sprintf("no source: the trace does not carry the text of %s, and %s", name,
+		strings.Replace(where, "it was", name+" was", 1))
 }
