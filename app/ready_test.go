@@ -41,14 +41,14 @@ func TestReadyAfterTheFirstChart(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 		layOut()
 	}
-	if h.u.panel.tree.build.Busy() || !h.u.panel.tree.buildDeferred {
+	if h.u.panel.tree.build.Pending() || !h.u.panel.tree.buildDeferred {
 		t.Fatal("the call tree was being built while the document's first frame was laid out")
 	}
 	if h.u.ready.frameDone(h.u) {
 		t.Fatal("the window asked to exit without ExitWhenReady")
 	}
 	h.u.afterFrame()
-	if !h.u.panel.tree.build.Busy() && h.u.panel.tree.tree == nil {
+	if !h.u.panel.tree.build.Pending() && h.u.panel.tree.tree == nil {
 		t.Fatal("the call tree was not started after the document's first frame")
 	}
 	h.idle()
