@@ -47,7 +47,11 @@ func (f *frameStats) add(began time.Time, build time.Duration) {
 	if f.log != nil {
 		// Milliseconds since the Unix epoch, so that a script can match frames with what it did
 		// at the time (scripts/framebench.sh).
-		fmt.Fprintf(f.log, "frame %d %.3f %.3f\n", began.UnixMilli(), ms(build), ms(interval))
+		between := -1.0
+		if interval >= 0 {
+			between = ms(interval)
+		}
+		fmt.Fprintf(f.log, "frame %d %.3f %.3f\n", began.UnixMilli(), ms(build), between)
 	}
 	if f.out == nil {
 		return
