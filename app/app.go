@@ -43,6 +43,9 @@ type Options struct {
 	Source     Source
 	Load       LoadFunc
 	FrameStats io.Writer // when set, frame-time percentiles are printed here every few seconds
+	// FrameLog, when set, gets a line per frame: "frame START_UNIX_MS BUILD_MS INTERVAL_MS", the
+	// interval -1 when the frame did not follow another one at once.
+	FrameLog io.Writer
 	// Blank draws only the background and redraws while a navigation key is held, to measure the
 	// floor that frame times are compared with.
 	Blank bool
@@ -180,8 +183,8 @@ func newUI(h host, opts Options) *ui {
 	u.state = newStateWriter()
 	u.panel.init(h.Invalidate)
 	u.panel.compare.init(h.Invalidate, opts.Compare, opts.Align)
-	if opts.FrameStats != nil {
-		u.stats = newFrameStats(opts.FrameStats)
+	if opts.FrameStats != nil || opts.FrameLog != nil {
+		u.stats = newFrameStats(opts.FrameStats, opts.FrameLog)
 	}
 	u.ready = newReadyClock(opts.ReadyLog, opts.ExitWhenReady, opts.Started)
 	if opts.Blank {

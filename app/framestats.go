@@ -12,7 +12,9 @@ import (
 // animating (which includes the GPU work and the buffer swap), and the build time, from the frame
 // event to handing the ops to Gio. An idle window draws no frames and so prints nothing.
 type frameStats struct {
-	out       io.Writer
+	out io.Writer
+	// log, when set, gets one line per frame (Options.FrameLog).
+	log       io.Writer
 	intervals []time.Duration
 	builds    []time.Duration
 	last      time.Time
@@ -24,8 +26,8 @@ type frameStats struct {
 // continuous is the longest gap between two frames that still counts as one animation.
 const continuous = 250 * time.Millisecond
 
-func newFrameStats(out io.Writer) *frameStats {
-	return &frameStats{out: out, every: 3 * time.Second, last: time.Now()}
+func newFrameStats(out, log io.Writer) *frameStats {
+	return &frameStats{out: out, log: log, every: 3 * time.Second, last: time.Now()}
 }
 
 // add records one frame that began at began and took build to lay out.
@@ -33,13 +35,27 @@ func (f *frameStats) add(began time.Time, build time.Duration) {
 	if f == nil {
 		return
 	}
+	interval := time.Duration(-1)
 	if !f.lastFrame.IsZero() {
 		if gap := began.Sub(f.lastFrame); gap < continuous {
 			f.intervals = append(f.intervals, gap)
+			interval = gap
 		}
 	}
 	f.lastFrame = began
 	f.builds = append(f.builds, build)
+	if f.log != nil {
+		// Milliseconds since the Unix epoch, so that a script can match frames with what it did
+		// at the time (scripts/framebench.sh).
+		between := -1.0
+		if interval >= 0 {
+			between = ms(interval)
+		}
+		fmt.Fprintf(f.log, "frame %d %.3f %.3f\n", began.UnixMilli(), ms(build), between)
+	}
+	if f.out == nil {
+		return
+	}
 	if time.Since(f.last) < f.every || len(f.intervals) < 10 {
 		return
 	}

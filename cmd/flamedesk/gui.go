@@ -20,6 +20,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("flamedesk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	frameStats := fs.Bool("frame-stats", false, "print p50/p95/p99 frame times to stderr every few seconds")
+	frameLog := fs.String("frame-log", "", "write one line per frame (start, build and interval times) to this file")
 	blank := fs.Bool("blank", false, "draw only the background (with --frame-stats: the frame-time floor)")
 	sourceMaps := fs.String("sourcemaps", "", "search this folder for the source maps of the profile's scripts")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
@@ -61,6 +62,14 @@ func runGUI(args []string, stderr io.Writer) int {
 	}
 	if *timeToReady {
 		opts.ReadyLog, opts.ExitWhenReady, opts.Started = stderr, true, started
+	}
+	if *frameLog != "" {
+		f, err := os.Create(*frameLog)
+		if err != nil {
+			return inputError(stderr, *frameLog, err)
+		}
+		defer f.Close()
+		opts.FrameLog = f
 	}
 	stopProfile := func() {}
 	if *cpuProfile != "" {

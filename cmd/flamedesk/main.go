@@ -30,7 +30,7 @@ const (
 const usageText = `flamedesk — a flame-chart viewer for Chrome traces, .cpuprofile and JS Self-Profiling files
 
 Usage:
-  flamedesk [--frame-stats] [--time-to-ready] [--no-cache] [--sourcemaps DIR] [FILE]
+  flamedesk [--frame-stats] [--frame-log LOG] [--time-to-ready] [--no-cache] [--sourcemaps DIR] [FILE]
                                            open FILE (or the bundled sample) in a window
   flamedesk [--align A] A B                open A in a window with B beside it in the Compare tab
                                            (--align as in diff; default start)
