@@ -55,7 +55,7 @@ unit:
 	@if [ -z "$$FLAMEDESK_CORPUS" ]; then echo "unit: FLAMEDESK_CORPUS is not set: the tests of the optional corpus" \
 	  "(gen-trace-large, the tsc profile, 4 large DevTools traces, their references) are skipped;" \
 	  "README.md, \"Test data\", says how to run them"; fi
-	@(unset FLAMEDESK_CORPUS; $(SCRATCH_HOME) $(GO) test -race ./...)
+	@(unset FLAMEDESK_CORPUS; $(SCRATCH_HOME) $(GO) test -race -timeout 25m ./...)
 	@if [ -n "$$FLAMEDESK_CORPUS" ]; then echo "unit: again with the corpus at $$FLAMEDESK_CORPUS (without -race: the large files under the race detector cost minutes and add no coverage of concurrency)"; \
 	  ($(SCRATCH_HOME) $(GO) test ./...); fi
 
