@@ -236,6 +236,39 @@ type Track struct {
 // Len is the number of entries.
 func (t *Track) Len() int { return len(t.Start) }
 
+// The accessors below are how everything outside the builders reads a track's entries, so that
+// the columns can be stored as compactly as each track allows.
+
+// StartAt is entry i's start, µs.
+func (t *Track) StartAt(i int) float64 { return t.Start[i] }
+
+// DurAt is entry i's duration, µs.
+func (t *Track) DurAt(i int) float64 { return t.Dur[i] }
+
+// SelfAt is entry i's self time, µs: its duration minus its children's.
+func (t *Track) SelfAt(i int) float64 { return t.Self[i] }
+
+// DepthAt is entry i's depth, 0 for roots.
+func (t *Track) DepthAt(i int) uint16 { return t.Depth[i] }
+
+// KindAt tells whether entry i is a trace event or a ProfileCall.
+func (t *Track) KindAt(i int) EntryKind { return t.Kind[i] }
+
+// NameAt is entry i's name.
+func (t *Track) NameAt(i int) StrID { return t.Name[i] }
+
+// FrameAt is entry i's call frame, NoFrame for an event.
+func (t *Track) FrameAt(i int) FrameID { return t.Frame[i] }
+
+// ParentAt is the index of entry i's parent, -1 for a root.
+func (t *Track) ParentAt(i int) int32 { return t.Parent[i] }
+
+// RefAt is entry i's event index into Trace.Events, or for a ProfileCall its sample index.
+func (t *Track) RefAt(i int) int32 { return t.Ref[i] }
+
+// NodeAt is entry i's profile node, -1 for an event.
+func (t *Track) NodeAt(i int) int32 { return t.Node[i] }
+
 // InputKind is what kind of file a Trace came from.
 type InputKind uint8
 

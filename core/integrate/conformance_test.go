@@ -156,16 +156,16 @@ func loadAndBuild(t testing.TB, path string) *core.Trace {
 // ourEntry renders our track entry i like a reference entry, for messages.
 func ourEntry(tr *core.Trace, tk *core.Track, i int) refEntry {
 	e := refEntry{
-		Name:  tr.Strings.Get(tk.Name[i]),
-		Ts:    tk.Start[i],
-		Dur:   tk.Dur[i],
-		Depth: int(tk.Depth[i]),
+		Name:  tr.Strings.Get(tk.NameAt(i)),
+		Ts:    tk.StartAt(i),
+		Dur:   tk.DurAt(i),
+		Depth: int(tk.DepthAt(i)),
 		Kind:  "event",
 		Line:  -1,
 	}
-	if tk.Kind[i] == core.EntryProfileCall {
+	if tk.KindAt(i) == core.EntryProfileCall {
 		e.Kind = "profileCall"
-		f := tr.Frames[tk.Frame[i]]
+		f := tr.Frames[tk.FrameAt(i)]
 		e.URL, e.Line = tr.Strings.Get(f.URL), int(f.Line)
 	}
 	return e
@@ -181,16 +181,16 @@ func (e refEntry) String() string {
 
 // matches tells whether our entry i equals the reference entry, without allocating.
 func matches(tr *core.Trace, tk *core.Track, i int, want *refEntry) bool {
-	call := tk.Kind[i] == core.EntryProfileCall
-	if call != (want.Kind == "profileCall") || int(tk.Depth[i]) != want.Depth ||
-		math.Abs(tk.Start[i]-want.Ts) > tolerance || math.Abs(tk.Dur[i]-want.Dur) > tolerance ||
-		tr.Strings.Get(tk.Name[i]) != want.Name {
+	call := tk.KindAt(i) == core.EntryProfileCall
+	if call != (want.Kind == "profileCall") || int(tk.DepthAt(i)) != want.Depth ||
+		math.Abs(tk.StartAt(i)-want.Ts) > tolerance || math.Abs(tk.DurAt(i)-want.Dur) > tolerance ||
+		tr.Strings.Get(tk.NameAt(i)) != want.Name {
 		return false
 	}
 	if !call {
 		return want.Kind == "event" && want.URL == "" && want.Line == -1
 	}
-	f := &tr.Frames[tk.Frame[i]]
+	f := &tr.Frames[tk.FrameAt(i)]
 	return int(f.Line) == want.Line && tr.Strings.Get(f.URL) == want.URL
 }
 
@@ -315,8 +315,8 @@ func TestFilesWithoutReference(t *testing.T) {
 				tk := trackFor(tr, p.Pid, p.Tid)
 				calls := 0
 				if tk != nil {
-					for _, k := range tk.Kind {
-						if k == core.EntryProfileCall {
+					for e := range tk.Len() {
+						if tk.KindAt(e) == core.EntryProfileCall {
 							calls++
 						}
 					}

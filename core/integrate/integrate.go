@@ -554,7 +554,7 @@ func fill(tr *core.Trace, t *core.Track, c *calls, px *profileIndex) {
 			defer wg.Done()
 			ev := &tr.Events
 			for k := lo; k < hi; k++ {
-				r := t.Ref[k]
+				r := t.RefAt(k)
 				if r < 0 {
 					e := ^r
 					t.Start[k] = ev.Ts[e]
