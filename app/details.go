@@ -175,7 +175,7 @@ func describeSelection(d *document) []detailLine {
 		out = append(out,
 			detailLine{label: "Start", value: rel(start)},
 			detailLine{label: "Total time", value: formatDuration(end - start)},
-			detailLine{label: "Self time", value: formatDuration(ct.SelfAt(int(ref.Entry)))},
+			detailLine{label: "Self time", value: formatDuration(m.EntrySelf(ref))},
 			detailLine{label: "Samples", value: fmt.Sprint(samplesIn(d.trace, ct, start, end))},
 			detailLine{label: "Thread", value: m.Tracks[ref.Track].Title},
 		)
@@ -189,7 +189,7 @@ func describeSelection(d *document) []detailLine {
 		detailLine{label: "Category", value: m.EntryCategory(ref)},
 		detailLine{label: "Start", value: rel(start)},
 		detailLine{label: "Duration", value: formatDuration(end - start)},
-		detailLine{label: "Self time", value: formatDuration(ct.SelfAt(int(ref.Entry)))},
+		detailLine{label: "Self time", value: formatDuration(m.EntrySelf(ref))},
 		detailLine{label: "Thread", value: m.Tracks[ref.Track].Title},
 	)
 	if ev := ct.RefAt(int(ref.Entry)); ev >= 0 && int(ev) < d.trace.Events.Len() {

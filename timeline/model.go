@@ -45,6 +45,24 @@ type Model struct {
 	// their original names (Trace.Original): the toolbar's switch. Searches made before a change
 	// keep the names they matched.
 	GeneratedNames bool
+	// self remembers the last EntrySelf: a tooltip asks for the same entry on every frame, and a
+	// self time walks the entry's subtree.
+	self struct {
+		track *core.Track
+		entry int32
+		value float64
+	}
+}
+
+// EntrySelf is r's self time (its duration minus its children's), µs. Call it from one goroutine.
+func (m *Model) EntrySelf(r EntryRef) float64 {
+	ct := m.Tracks[r.Track].Core
+	if m.self.track == ct && m.self.entry == r.Entry {
+		return m.self.value
+	}
+	v := ct.SelfAt(int(r.Entry))
+	m.self.track, m.self.entry, m.self.value = ct, r.Entry, v
+	return v
 }
 
 // TrackID indexes Model.Tracks.

@@ -213,8 +213,8 @@ func TestSpanIterIsCheapOnDenseLevels(t *testing.T) {
 	const n = 1_000_000
 	ct := &core.Track{}
 	for i := 0; i < n; i++ {
-		ct.Start = append(ct.Start, 1e9+float64(i))
-		ct.Dur = append(ct.Dur, 1)
+		ct.Start.Append(1e9 + float64(i))
+		ct.Dur.Append(1)
 		ct.Depth = append(ct.Depth, 0)
 	}
 	lv := buildLevels(ct)[0]
@@ -239,8 +239,8 @@ func BenchmarkSpanIterDenseLevel(b *testing.B) {
 	const n = 1_000_000
 	ct := &core.Track{}
 	for i := 0; i < n; i++ {
-		ct.Start = append(ct.Start, 1e9+float64(i)*2)
-		ct.Dur = append(ct.Dur, 1)
+		ct.Start.Append(1e9 + float64(i)*2)
+		ct.Dur.Append(1)
 		ct.Depth = append(ct.Depth, 0)
 	}
 	lv := buildLevels(ct)[0]
@@ -264,8 +264,8 @@ func TestStandingSearchesMatchScans(t *testing.T) {
 	for i := 0; i < 20000; i++ {
 		at += math.Pow(10, rng.Float64()*6-3) * float64(rng.IntN(2))
 		d := math.Pow(10, rng.Float64()*6-3)
-		ct.Start = append(ct.Start, at)
-		ct.Dur = append(ct.Dur, d)
+		ct.Start.Append(at)
+		ct.Dur.Append(d)
 		ct.Depth = append(ct.Depth, 0)
 		at += d
 	}
@@ -309,8 +309,8 @@ func TestFloat32RoundingDoesNotSplitRuns(t *testing.T) {
 	// merge width between the two the entries are joined, and the iterator must say so.
 	ct := &core.Track{}
 	for i := 0; i < 10000; i++ {
-		ct.Start = append(ct.Start, float64(i)*0.125)
-		ct.Dur = append(ct.Dur, 0.025)
+		ct.Start.Append(float64(i) * 0.125)
+		ct.Dur.Append(0.025)
 		ct.Depth = append(ct.Depth, 0)
 	}
 	lv := buildLevels(ct)[0]

@@ -74,6 +74,11 @@ func (c *calls) at(i int32) *call {
 	return &c.blocks[i>>callBlockBits][i&(1<<callBlockBits-1)]
 }
 
+// release lets go of the block that holds call i, once nothing reads it any more.
+func (c *calls) release(i int32) {
+	c.blocks[i>>callBlockBits] = nil
+}
+
 func (c *calls) add(x call) int32 {
 	if c.n>>callBlockBits == len(c.blocks) {
 		switch {

@@ -46,6 +46,8 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 	c := &Calls{Refined: refined && s.Refined != nil}
 	c.Track.Thread = p.Thread
 	c.Track.Profile = -1
+	c.Track.Start = core.NewTimes(tr.MinTs, 0)
+	c.Track.Dur = core.NewTimes(0, 0)
 	var modelIndex map[int64]int32
 	for i := range tr.Profiles {
 		if m := &tr.Profiles[i]; m.Thread == p.Thread && p.Thread != noThread {
@@ -81,7 +83,7 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 			c.End[k] = int32(i)
 			c.Finish[k] = ts
 			c.FinishEarliest[k], c.FinishLatest[k] = s.Earliest(i), s.Latest(i)
-			t.Dur[k] = max(ts, t.StartAt(int(k))) - t.StartAt(int(k))
+			t.Dur.Set(int(k), max(ts, t.StartAt(int(k)))-t.StartAt(int(k)))
 			continue
 		}
 		if skip[node] {
@@ -110,8 +112,8 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 		if n, ok := modelIndex[p.Nodes[node].ID]; ok {
 			modelNode = n
 		}
-		t.Start = append(t.Start, start)
-		t.Dur = append(t.Dur, 0)
+		t.Start.Append(start)
+		t.Dur.Append(0)
 		t.Depth = append(t.Depth, uint16(min(len(callStack)-1, 0xffff)))
 		t.Kind = append(t.Kind, core.EntryProfileCall)
 		t.Name = append(t.Name, p.Nodes[node].FunctionName)
@@ -124,10 +126,9 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 	// Parents come before their children, so one pass clamps every end into its parent's.
 	for k, parent := range t.Parent {
 		if parent >= 0 {
-			t.Dur[k] = max(0, min(t.StartAt(k)+t.DurAt(k), t.StartAt(int(parent))+t.DurAt(int(parent)))-t.StartAt(k))
+			t.Dur.Set(k, max(0, min(t.StartAt(k)+t.DurAt(k), t.StartAt(int(parent))+t.DurAt(int(parent)))-t.StartAt(k)))
 		}
 	}
-	finishSelf(t)
 	return c
 }
 
@@ -149,16 +150,6 @@ func skippedNodes(tr *core.Trace, p *Profile) []bool {
 		}
 	}
 	return skip
-}
-
-// finishSelf sets Self from Dur and the children's Dur.
-func finishSelf(t *core.Track) {
-	t.Self = append(t.Self[:0], t.Dur...)
-	for i, parent := range t.Parent {
-		if parent >= 0 {
-			t.Self[parent] -= t.DurAt(i)
-		}
-	}
 }
 
 // Merge returns a copy of base, a thread's track from core/integrate, with its ProfileCalls
@@ -200,7 +191,7 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 		return 0
 	})
 
-	out := core.Track{Thread: base.Thread, Profile: base.Profile}
+	out := core.Track{Thread: base.Thread, Profile: base.Profile, Start: core.NewTimes(base.Start.Base, 0), Dur: core.NewTimes(0, 0)}
 	if out.Profile < 0 {
 		out.Profile = ct.Profile
 	}
@@ -220,7 +211,7 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 				if out.KindAt(int(top)) != core.EntryProfileCall || end <= out.StartAt(int(top))+out.DurAt(int(top)) {
 					break
 				}
-				out.Dur[top] = e.start - out.StartAt(int(top))
+				out.Dur.Set(int(top), e.start-out.StartAt(int(top)))
 				stack = stack[:len(stack)-1]
 			}
 		}
@@ -237,8 +228,8 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 		}
 		k := int32(out.Len())
 		depth := len(stack)
-		out.Start = append(out.Start, e.start)
-		out.Dur = append(out.Dur, e.dur)
+		out.Start.Append(e.start)
+		out.Dur.Append(e.dur)
 		out.Depth = append(out.Depth, uint16(min(depth, 0xffff)))
 		out.Parent = append(out.Parent, parent)
 		if e.call {
@@ -257,6 +248,5 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 		out.MaxDepth = max(out.MaxDepth, depth)
 		stack = append(stack, k)
 	}
-	finishSelf(&out)
 	return out
 }

@@ -355,8 +355,8 @@ func TestCallsPairAndNest(t *testing.T) {
 		kind       core.EntryKind
 		start, dur float64
 	}{{core.EntryEvent, 12, 34}, {core.EntryProfileCall, 20, 30}} {
-		base.Start = append(base.Start, e.start)
-		base.Dur = append(base.Dur, e.dur)
+		base.Start.Append(e.start)
+		base.Dur.Append(e.dur)
 		base.Kind = append(base.Kind, e.kind)
 		base.Name = append(base.Name, strs.Intern("RunTask"))
 		base.Frame = append(base.Frame, core.NoFrame)
