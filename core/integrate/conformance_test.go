@@ -348,9 +348,9 @@ func checkAgainstNaive(t *testing.T, tr *core.Trace) {
 		}
 		for i := 0; i < got.len(); i++ {
 			g, w := got.at(int32(i)), want.at(int32(i))
-			if g.node != w.node || g.ts != w.ts || g.dur != w.dur {
+			if g.node != w.node || got.ts(g) != want.ts(w) || g.dur != w.dur {
 				t.Errorf("thread %d call %d: node %d ts %v dur %v, the plain port has node %d ts %v dur %v",
-					tr.Threads[j.thread].Tid, i, g.node, g.ts, g.dur, w.node, w.ts, w.dur)
+					tr.Threads[j.thread].Tid, i, g.node, got.ts(g), g.dur, w.node, want.ts(w), w.dur)
 				break
 			}
 		}

@@ -37,6 +37,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"time"
@@ -55,6 +57,7 @@ func Build(tr *core.Trace) {
 func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	p.SetStage("building tracks")
 	tr.Tracks = nil
+	defer holdHeap(tr)()
 	t0 := time.Now()
 	var jobs []job
 	switch tr.Kind {
@@ -128,6 +131,30 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	}
 	tr.Warnings.Add("entries that end after their parent left out of the tree, as DevTools does", notInTree)
 	return nil
+}
+
+// holdHeap keeps the heap near what is live while the tracks are built, and returns what undoes
+// it. Building lets go of each thread's calls as its track fills, but by default the collector
+// would only run once the heap doubled, so the freed blocks and the new columns would be mapped
+// at once. A soft memory limit makes it collect (and return pages) as it goes: the JSON's size,
+// or what was live when the build started (e.g. another file open in the window) and half the
+// JSON's size more. Where the live heap is above it, the collector is capped at half of the CPU.
+func holdHeap(tr *core.Trace) func() {
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	var target int64
+	if json := tr.Stats.JSONBytes; json > 0 {
+		target = json
+		if live[0].Value.Kind() == metrics.KindUint64 {
+			target = max(target, int64(live[0].Value.Uint64())+json/2)
+		}
+	}
+	prev := debug.SetMemoryLimit(-1)
+	if target <= 0 || target >= prev {
+		return func() {}
+	}
+	debug.SetMemoryLimit(target)
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // Names of the stages Build adds to tr.Stats.Stages.
@@ -419,7 +446,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		first = es[0].ts
 	}
 	if c.len() > 0 {
-		first = min(first, c.at(0).ts)
+		first = min(first, c.ts(c.at(0)))
 	}
 	t := core.Track{
 		Thread:  th,
@@ -457,8 +484,10 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		var isCall bool
 		var ts, dur float64
 		var x *call
+		var xts float64
 		if ci < c.len() {
 			x = c.at(int32(ci))
+			xts = c.ts(x)
 		}
 		switch {
 		case x == nil:
@@ -469,15 +498,15 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			// with its event comparator: earlier start first, then later end, then the call.
 			e := &es[ei]
 			switch {
-			case e.ts < x.ts:
-			case e.ts > x.ts:
+			case e.ts < xts:
+			case e.ts > xts:
 				isCall = true
 			default:
-				isCall = !(e.end() > x.ts+x.dur)
+				isCall = !(e.end() > xts+x.dur)
 			}
 		}
 		if isCall {
-			ts, dur = x.ts, x.dur
+			ts, dur = xts, x.dur
 		} else {
 			ts, dur = es[ei].ts, es[ei].dur
 		}
@@ -502,10 +531,10 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			t.Depth[k] = uint16(depth)
 			t.Parent[k] = parent
 			if isCall {
-				t.Start.Set(k, x.ts)
+				t.Start.Set(k, xts)
 				t.Dur.Set(k, x.dur)
 				t.Name[k] = frameName(tr, nodeFrame[x.node])
-				t.Ref[k] = x.sample
+				t.Ref[k] = x.sample()
 				t.Node[k] = x.node
 				calls++
 			} else {
