@@ -62,17 +62,17 @@ end=$((SECONDS + secs))
 round=0
 while [ $SECONDS -lt $end ]; do
   round=$((round + 1))
-  xdotool mousemove 800 300
+  xdotool mousemove 800 560
   for k in w d s a; do xdotool keydown $k; sleep 1; xdotool keyup $k; done
   xdotool keydown ctrl
   for _ in 1 2 3 4 5 6; do xdotool click 4; sleep 0.1; done
   for _ in 1 2 3 4 5 6; do xdotool click 5; sleep 0.1; done
   xdotool keyup ctrl
-  # A bar of the main thread, then the bottom panel's tabs (details, call tree).
-  xdotool mousemove 700 260 click 1; sleep 0.5
-  xdotool mousemove 150 640 click 1; sleep 1.5
-  xdotool mousemove 60 640 click 1; sleep 0.5
-  xdotool mousemove 800 300
+  # A bar of the main thread (its details), then the bottom panel's Bottom-up, Summary and Call
+  # tree tabs (where a 1600x1000 window of the large trace has them).
+  xdotool mousemove 700 560 click 1; sleep 0.5
+  for x in 706 780 622; do xdotool mousemove $x 698 click 1; sleep 1.5; done
+  xdotool mousemove 800 560
   if [ $((round % 2)) = 1 ]; then
     xdotool key ctrl+f; sleep 0.3; xdotool type --delay 80 "run"; xdotool key Return; sleep 1.5; xdotool key Escape
   fi
