@@ -218,12 +218,12 @@ func trackLengths(t *core.Track) error {
 		{"Dur", t.Dur.Len(), t.Dur.Len() == n && (t.Dur.Wide == nil || t.Dur.Off == nil)},
 	} {
 		if !c.ok {
-			return fmt.Errorf("Track.%s has %d entries, want %d", c.name, c.len, n)
+			return fmt.Errorf("track column %s has %d entries, want %d", c.name, c.len, n)
 		}
 	}
 	for _, p := range t.Parent {
 		if p >= int32(n) {
-			return fmt.Errorf("Track.Parent holds %d, past its %d entries", p, n)
+			return fmt.Errorf("track parent %d past its %d entries", p, n)
 		}
 	}
 	return nil
