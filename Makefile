@@ -16,7 +16,7 @@ MACOS_APP   ?= dist/flamedesk.app
 MACOS_BIN   ?=
 
 .PHONY: all deps build run test fmt-check vet staticcheck unit cross install-check window-test \
-	dialog-e2e desktop-e2e windows windows-check winres macos icons install uninstall bench fuzz clean \
+	dialog-e2e desktop-e2e windows windows-check winres macos icons install uninstall bench membench fuzz clean \
 	references
 
 all: build
@@ -154,6 +154,11 @@ icons:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 	scripts/bench.sh
+
+# Peak RSS of a load against the JSON's size (FILE, default gen-trace-large from the corpus);
+# MEMBENCH_WINDOW=1 also measures the window under Xvfb after a minute of navigation.
+membench: build
+	scripts/membench.sh $(if $(MEMBENCH_WINDOW),--window) $(FILE)
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

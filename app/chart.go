@@ -464,8 +464,8 @@ func tooltipLines(d *document, h timeline.Hit) []string {
 	ref := h.Entry
 	// As the panel's tooltip: the total time, then the time spent in the entry itself.
 	total := formatDuration(m.EntryEnd(ref) - m.EntryStart(ref))
-	if ct := m.Tracks[ref.Track].Core; int(ref.Entry) < len(ct.Self) {
-		total += " (self " + formatDuration(ct.Self[ref.Entry]) + ")"
+	if ct := m.Tracks[ref.Track].Core; int(ref.Entry) < ct.Len() {
+		total += " (self " + formatDuration(m.EntrySelf(ref)) + ")"
 	}
 	lines := []string{fmt.Sprintf("%s  %s", total, m.EntryName(ref))}
 	if url := m.EntryURL(ref); url != "" {

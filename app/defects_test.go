@@ -325,7 +325,7 @@ func TestDetailsSourceShowsFileAndPosition(t *testing.T) {
 	d := h.u.doc
 	ref := h.visibleEntry(func(ref timeline.EntryRef) bool {
 		ct := d.model.Tracks[ref.Track].Core
-		return ct.Kind[ref.Entry] == core.EntryProfileCall && d.model.EntryURL(ref) != ""
+		return ct.KindAt(int(ref.Entry)) == core.EntryProfileCall && d.model.EntryURL(ref) != ""
 	})
 	if !ref.Valid() {
 		t.Fatal("no call with a script URL")
@@ -333,7 +333,7 @@ func TestDetailsSourceShowsFileAndPosition(t *testing.T) {
 	h.u.emit(selectHit{hit: timeline.Hit{Kind: timeline.HitEntry, Track: ref.Track, Entry: ref}})
 	h.idle()
 	ct := d.model.Tracks[ref.Track].Core
-	fr := d.trace.Frames[ct.Frame[ref.Entry]]
+	fr := d.trace.Frames[ct.FrameAt(int(ref.Entry))]
 	url := d.trace.Strings.Get(fr.URL)
 	base := url[strings.LastIndex(url, "/")+1:]
 	want := base + ":" + itoa(int(fr.Line)+1) + ":" + itoa(int(fr.Column)+1)

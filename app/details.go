@@ -169,7 +169,7 @@ func describeSelection(d *document) []detailLine {
 	ct := m.Tracks[ref.Track].Core
 	start, end := m.EntryStart(ref), m.EntryEnd(ref)
 	out = append(out, detailLine{value: m.EntryName(ref)})
-	if ct.Kind[ref.Entry] == core.EntryProfileCall {
+	if ct.KindAt(int(ref.Entry)) == core.EntryProfileCall {
 		f, _ := m.EntryFrame(ref)
 		url := d.trace.Strings.Get(f.URL)
 		if url != "" {
@@ -182,7 +182,7 @@ func describeSelection(d *document) []detailLine {
 		out = append(out,
 			detailLine{label: "Start", value: rel(start)},
 			detailLine{label: "Total time", value: formatDuration(end - start)},
-			detailLine{label: "Self time", value: formatDuration(ct.Self[ref.Entry])},
+			detailLine{label: "Self time", value: formatDuration(m.EntrySelf(ref))},
 			detailLine{label: "Samples", value: fmt.Sprint(samplesIn(d.trace, ct, start, end))},
 			detailLine{label: "Thread", value: m.Tracks[ref.Track].Title},
 		)
@@ -199,10 +199,10 @@ func describeSelection(d *document) []detailLine {
 		detailLine{label: "Category", value: m.EntryCategory(ref)},
 		detailLine{label: "Start", value: rel(start)},
 		detailLine{label: "Duration", value: formatDuration(end - start)},
-		detailLine{label: "Self time", value: formatDuration(ct.Self[ref.Entry])},
+		detailLine{label: "Self time", value: formatDuration(m.EntrySelf(ref))},
 		detailLine{label: "Thread", value: m.Tracks[ref.Track].Title},
 	)
-	if ev := ct.Ref[ref.Entry]; ev >= 0 && int(ev) < d.trace.Events.Len() {
+	if ev := ct.RefAt(int(ref.Entry)); ev >= 0 && int(ev) < d.trace.Events.Len() {
 		if args := d.trace.Events.ArgsJSON(int(ev)); len(args) > 0 {
 			out = append(out, detailLine{label: "Args", value: prettyJSON(args)})
 		}

@@ -70,13 +70,13 @@ func TestSourceMapsFolderFromTheToolbar(t *testing.T) {
 	}
 	ref := h.visibleEntry(func(ref timeline.EntryRef) bool {
 		ct := d.model.Tracks[ref.Track].Core
-		return ct.Kind[ref.Entry] == core.EntryProfileCall &&
-			d.trace.Strings.Get(d.trace.Shown(ct.Frame[ref.Entry], true).FunctionName) == fn
+		return ct.KindAt(int(ref.Entry)) == core.EntryProfileCall &&
+			d.trace.Strings.Get(d.trace.Shown(ct.FrameAt(int(ref.Entry)), true).FunctionName) == fn
 	})
 	if !ref.Valid() {
 		t.Fatalf("no call of %s on screen after the folder was chosen", fn)
 	}
-	generated := d.trace.Strings.Get(d.trace.Frames[d.model.Tracks[ref.Track].Core.Frame[ref.Entry]].FunctionName)
+	generated := d.trace.Strings.Get(d.trace.Frames[d.model.Tracks[ref.Track].Core.FrameAt(int(ref.Entry))].FunctionName)
 	if generated == fn {
 		t.Fatalf("the bundle kept the name %q: the fixture no longer tests renaming", fn)
 	}

@@ -64,8 +64,8 @@ func (o *overview) build(d *document, c *theme.Colors) {
 		r := rowData{busy: make([]float64, overviewBuckets)}
 		lv := &t.Levels[0]
 		for _, e := range lv.Entries {
-			s := t.Core.Start[e]
-			dur := t.Core.Dur[e]
+			s := t.Core.StartAt(int(e))
+			dur := t.Core.DurAt(int(e))
 			if !(dur > 0) {
 				continue
 			}

@@ -87,7 +87,7 @@ func generatedLines(d *document, ref timeline.EntryRef) []detailLine {
 	if m.GeneratedNames || !m.EntryMapped(ref) {
 		return nil
 	}
-	f := d.trace.Frames[m.Tracks[ref.Track].Core.Frame[ref.Entry]]
+	f := d.trace.Frames[m.Tracks[ref.Track].Core.FrameAt(int(ref.Entry))]
 	// One line, the place first: the details' label column is too narrow for "Generated name".
 	name := d.trace.Strings.Get(f.FunctionName)
 	if name == "" {

@@ -99,7 +99,7 @@ func refinedLines(d *document, ref timeline.EntryRef) []detailLine {
 		return []detailLine{{label: "Timing", value: "sampled: this thread has no known tasks to refine against"}}
 	}
 	calls := computed.Calls[idx]
-	c := int(ct.Ref[ref.Entry])
+	c := int(ct.RefAt(int(ref.Entry)))
 	if c < 0 || c >= calls.Len() {
 		return nil
 	}

@@ -210,21 +210,30 @@ const (
 
 // Track is one thread's tree of trace events and ProfileCalls in pre-order (parent before children,
 // siblings by start), one column per field. Within one depth, entries are in increasing start order.
+//
+// A deep trace makes millions of entries, so the columns are kept narrow: times as 32-bit offsets
+// where they are whole microseconds (Times), and what follows from other columns is not stored:
+// the self time (from Dur and Parent), and for tracks whose ProfileCalls all have a node, the kind
+// and frame (from Node and NodeFrame). Read entries through the accessors (StartAt, KindAt…).
 type Track struct {
 	Thread ThreadID
-	Start  []float64 // µs
-	Dur    []float64 // µs
-	Self   []float64 // µs: Dur minus the children's Dur
-	Depth  []uint16  // 0 for roots
-	Kind   []EntryKind
+	Start  Times    // µs
+	Dur    Times    // µs
+	Depth  []uint16 // 0 for roots
 	Name   []StrID
-	Frame  []FrameID // NoFrame for events
-	Parent []int32   // index into this Track, -1 for roots
+	Parent []int32 // index into this Track, -1 for roots
 	// Ref is the event index into Trace.Events for an event, and the sample index into the
 	// profile's Samples for a ProfileCall.
 	Ref []int32
-	// Node is the profile node index of a ProfileCall, -1 for events.
+	// Node is the profile node index of a ProfileCall, -1 for events (and for a ProfileCall
+	// without one, which only a track with a Kind column has).
 	Node []int32
+	// Kind and Frame are nil when they follow from Node: an entry with a node is a ProfileCall
+	// whose frame is NodeFrame[node], one without is an event with NoFrame.
+	Kind  []EntryKind
+	Frame []FrameID
+	// NodeFrame is the frame of each node of the thread's profile (a copy of its NodeFrame).
+	NodeFrame []FrameID
 	// Profile indexes Trace.Profiles for this thread's ProfileCalls, -1 when it has none.
 	Profile  int32
 	MaxDepth int
@@ -234,7 +243,77 @@ type Track struct {
 }
 
 // Len is the number of entries.
-func (t *Track) Len() int { return len(t.Start) }
+func (t *Track) Len() int { return len(t.Depth) }
+
+// StartAt is entry i's start, µs.
+func (t *Track) StartAt(i int) float64 { return t.Start.At(i) }
+
+// DurAt is entry i's duration, µs.
+func (t *Track) DurAt(i int) float64 { return t.Dur.At(i) }
+
+// SelfAt is entry i's self time, µs: its duration minus its children's, subtracted in row order
+// as the builders did. It walks i's subtree: in pre-order that is the rows after i whose parent
+// is i or a later row.
+func (t *Track) SelfAt(i int) float64 {
+	self := t.Dur.At(i)
+	for j := i + 1; j < len(t.Parent) && int(t.Parent[j]) >= i; j++ {
+		if int(t.Parent[j]) == i {
+			self -= t.Dur.At(j)
+		}
+	}
+	return self
+}
+
+// SelfTimes returns every entry's self time at once, in one pass.
+func (t *Track) SelfTimes() []float64 {
+	self := make([]float64, t.Len())
+	for i := range self {
+		self[i] = t.Dur.At(i)
+	}
+	for i, p := range t.Parent {
+		if p >= 0 {
+			self[p] -= t.Dur.At(i)
+		}
+	}
+	return self
+}
+
+// DepthAt is entry i's depth, 0 for roots.
+func (t *Track) DepthAt(i int) uint16 { return t.Depth[i] }
+
+// KindAt tells whether entry i is a trace event or a ProfileCall.
+func (t *Track) KindAt(i int) EntryKind {
+	if t.Kind != nil {
+		return t.Kind[i]
+	}
+	if t.Node[i] >= 0 {
+		return EntryProfileCall
+	}
+	return EntryEvent
+}
+
+// NameAt is entry i's name.
+func (t *Track) NameAt(i int) StrID { return t.Name[i] }
+
+// FrameAt is entry i's call frame, NoFrame for an event.
+func (t *Track) FrameAt(i int) FrameID {
+	if t.Frame != nil {
+		return t.Frame[i]
+	}
+	if n := t.Node[i]; n >= 0 && int(n) < len(t.NodeFrame) {
+		return t.NodeFrame[n]
+	}
+	return NoFrame
+}
+
+// ParentAt is the index of entry i's parent, -1 for a root.
+func (t *Track) ParentAt(i int) int32 { return t.Parent[i] }
+
+// RefAt is entry i's event index into Trace.Events, or for a ProfileCall its sample index.
+func (t *Track) RefAt(i int) int32 { return t.Ref[i] }
+
+// NodeAt is entry i's profile node, -1 for an event.
+func (t *Track) NodeAt(i int) int32 { return t.Node[i] }
 
 // InputKind is what kind of file a Trace came from.
 type InputKind uint8

@@ -226,8 +226,8 @@ func (b *Builder) style(k styleKey) uint16 {
 // pseudo-frames by category), trace events by category.
 func (b *Builder) entryStyle(ct *core.Track, e int32) uint16 {
 	tr := b.Model.Trace
-	if ct.Kind[e] == core.EntryProfileCall {
-		f := ct.Frame[e]
+	if ct.KindAt(int(e)) == core.EntryProfileCall {
+		f := ct.FrameAt(int(e))
 		if int(f) < len(b.frameStyle) {
 			if s := b.frameStyle[f]; s != 0 {
 				return s - 1
@@ -246,7 +246,7 @@ func (b *Builder) entryStyle(ct *core.Track, e int32) uint16 {
 		}
 		return b.style(styleKey{kind: styleNoURL})
 	}
-	name := ct.Name[e]
+	name := ct.NameAt(int(e))
 	if int(name) < len(b.nameStyle) {
 		if s := b.nameStyle[name]; s != 0 {
 			return s - 1
@@ -255,7 +255,7 @@ func (b *Builder) entryStyle(ct *core.Track, e int32) uint16 {
 	// The category of a name that DevTools does not know comes from the first event seen with
 	// it; one name rarely changes trace category.
 	var cat string
-	if ref := ct.Ref[e]; ref >= 0 && int(ref) < len(tr.Events.Cat) {
+	if ref := ct.RefAt(int(e)); ref >= 0 && int(ref) < len(tr.Events.Cat) {
 		cat = tr.Strings.Get(tr.Events.Cat[ref])
 	}
 	s := b.style(styleKey{kind: styleCategory, cat: EventCategory(tr.Strings.Get(name), cat)})

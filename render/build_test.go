@@ -62,7 +62,7 @@ func TestBarsArePaintedWhereTheDataPutsThem(t *testing.T) {
 			// inside its left edge, where neither label nor hatching reaches.
 			covered := make([]bool, 1600)
 			for _, e := range lv.Entries {
-				x0, x1 := vp.TimeToPx(tk.Core.Start[e]), vp.TimeToPx(tk.Core.Start[e]+tk.Core.Dur[e])
+				x0, x1 := vp.TimeToPx(tk.Core.StartAt(int(e))), vp.TimeToPx(tk.Core.StartAt(int(e))+tk.Core.DurAt(int(e)))
 				for x := max(int(math.Floor(x0))-4, 0); x < min(int(math.Ceil(x1))+4, 1600); x++ {
 					covered[x] = true
 				}
@@ -186,7 +186,7 @@ func TestSearchHighlightsAndDims(t *testing.T) {
 	visibleRows(m, vp, b.Style, 1000, func(ti timeline.TrackID, li, top int) {
 		tk := &m.Tracks[ti]
 		for _, e := range tk.Levels[li].Entries {
-			x0, x1 := vp.TimeToPx(tk.Core.Start[e]), vp.TimeToPx(tk.Core.Start[e]+tk.Core.Dur[e])
+			x0, x1 := vp.TimeToPx(tk.Core.StartAt(int(e))), vp.TimeToPx(tk.Core.StartAt(int(e))+tk.Core.DurAt(int(e)))
 			if x1-x0 < 8 {
 				continue
 			}
@@ -221,18 +221,18 @@ func TestSelectionHoverAndRange(t *testing.T) {
 	roots := tk.Levels[0].Entries
 	sel, hov := roots[0], roots[1]
 	for _, e := range roots {
-		if tk.Core.Dur[e] > tk.Core.Dur[sel] {
+		if tk.Core.DurAt(int(e)) > tk.Core.DurAt(int(sel)) {
 			hov, sel = sel, e
-		} else if e != sel && tk.Core.Dur[e] > tk.Core.Dur[hov] {
+		} else if e != sel && tk.Core.DurAt(int(e)) > tk.Core.DurAt(int(hov)) {
 			hov = e
 		}
 	}
 	var l DrawList
 	b.Build(&l, vp, &Frame{Width: 1600, Height: 1000, Theme: th, Selection: timeline.EntryRef{Track: 0, Entry: sel}, Hover: noHover})
 	lo, hi := m.Bounds()
-	x0 := vp.TimeToPx(tk.Core.Start[sel])
+	x0 := vp.TimeToPx(tk.Core.StartAt(int(sel)))
 	y := int(m.RowTop(0, 0)) + int(b.Style.RulerHeight) + 5
-	hit := m.HitTest(vp, vp.TimeToPx(tk.Core.Start[hov]+tk.Core.Dur[hov]/2), float64(y)-float64(b.Style.RulerHeight), b.Style.MinBarPx)
+	hit := m.HitTest(vp, vp.TimeToPx(tk.Core.StartAt(int(hov))+tk.Core.DurAt(int(hov))/2), float64(y)-float64(b.Style.RulerHeight), b.Style.MinBarPx)
 	if hit.Kind != timeline.HitEntry || hit.Entry.Entry != hov {
 		t.Fatalf("hit test on the hovered root: %+v", hit)
 	}
@@ -242,7 +242,7 @@ func TestSelectionHoverAndRange(t *testing.T) {
 	if got := Pixel(img, int(math.Round(x0)), y); got != th.Selection {
 		t.Errorf("selection outline: %v, want %v", got, th.Selection)
 	}
-	hx := int(math.Round(vp.TimeToPx(tk.Core.Start[hov]))) + 2
+	hx := int(math.Round(vp.TimeToPx(tk.Core.StartAt(int(hov))))) + 2
 	want := blend(b.EntryColor(timeline.EntryRef{Track: 0, Entry: hov}, th), th.Hover)
 	if got := Pixel(img, hx, y-4); !near(got, want) {
 		t.Errorf("hover wash: %v, want %v", got, want)

@@ -147,10 +147,10 @@ func TestBuilderDiffColours(t *testing.T) {
 	for ti := range m.Tracks {
 		ct := m.Tracks[ti].Core
 		for e := range int32(ct.Len()) {
-			if ct.Kind[e] != core.EntryProfileCall {
+			if ct.KindAt(int(e)) != core.EntryProfileCall {
 				continue
 			}
-			f := &tb.Frames[ct.Frame[e]]
+			f := &tb.Frames[ct.FrameAt(int(e))]
 			key := fmt.Sprintf("%s@%s:%d:%d", tb.Strings.Get(f.FunctionName), tb.Strings.Get(f.URL), f.Line, f.Column)
 			if seen[key] {
 				continue
@@ -172,7 +172,7 @@ func TestBuilderDiffColours(t *testing.T) {
 	for ti := range m.Tracks {
 		ct := m.Tracks[ti].Core
 		for e := range int32(ct.Len()) {
-			if f := ct.Frame[e]; ct.Kind[e] == core.EntryProfileCall && tb.Strings.Get(tb.Frames[f].FunctionName) == "hashStrings" {
+			if f := ct.FrameAt(int(e)); ct.KindAt(int(e)) == core.EntryProfileCall && tb.Strings.Get(tb.Frames[f].FunctionName) == "hashStrings" {
 				if got, want := b.EntryColor(timeline.EntryRef{Track: timeline.TrackID(ti), Entry: e}, th), th.URLColor("http://flamedesk.test/page.html"); got != want {
 					t.Errorf("back to script colours: %v, want %v", got, want)
 				}

@@ -591,12 +591,12 @@ func (b *Builder) isLongTask(tk *timeline.Track, e int32) bool {
 		return false
 	}
 	ct := tk.Core
-	return ct.Depth[e] == 0 && int32(ct.Name[e]) == b.runTask && ct.Dur[e] > LongTask
+	return ct.DepthAt(int(e)) == 0 && int32(ct.NameAt(int(e))) == b.runTask && ct.DurAt(int(e)) > LongTask
 }
 
 // longTask marks a long task's bar r: the red corner, and hatching over its time past LongTask.
 func (b *Builder) longTask(dst *DrawList, vp *timeline.Viewport, tk *timeline.Track, e int32, r Rect) {
-	x := float32(math.Round(vp.TimeToPx(tk.Core.Start[e] + LongTask)))
+	x := float32(math.Round(vp.TimeToPx(tk.Core.StartAt(int(e)) + LongTask)))
 	if x < r.X1 {
 		dst.Layers[LayerHighlight].Hatches = append(dst.Layers[LayerHighlight].Hatches, Rect{max(x, r.X0), r.Y0, r.X1, r.Y1})
 	}

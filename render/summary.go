@@ -17,7 +17,7 @@ func CategoryTimes(m *timeline.Model, track timeline.TrackID, t0, t1 float64) [N
 	tr := m.Trace
 	ct := m.Tracks[track].Core
 	clip := func(e int) float64 {
-		s, end := max(ct.Start[e], t0), min(ct.Start[e]+ct.Dur[e], t1)
+		s, end := max(ct.StartAt(e), t0), min(ct.StartAt(e)+ct.DurAt(e), t1)
 		return max(end-s, 0)
 	}
 	covered := 0.0
@@ -27,7 +27,7 @@ func CategoryTimes(m *timeline.Model, track timeline.TrackID, t0, t1 float64) [N
 			continue
 		}
 		out[entryCategory(tr, ct, e)] += d
-		if p := ct.Parent[e]; p >= 0 {
+		if p := ct.ParentAt(e); p >= 0 {
 			out[entryCategory(tr, ct, int(p))] -= d
 		} else {
 			covered += d
@@ -44,8 +44,8 @@ func CategoryTimes(m *timeline.Model, track timeline.TrackID, t0, t1 float64) [N
 const NumCategories = int(numCategories)
 
 func entryCategory(tr *core.Trace, ct *core.Track, e int) Category {
-	if ct.Kind[e] == core.EntryProfileCall {
-		if f := ct.Frame[e]; int(f) < len(tr.Frames) {
+	if ct.KindAt(e) == core.EntryProfileCall {
+		if f := ct.FrameAt(e); int(f) < len(tr.Frames) {
 			if c, ok := callCategory(tr.Strings.Get(tr.Frames[f].FunctionName)); ok {
 				return c
 			}
@@ -53,8 +53,8 @@ func entryCategory(tr *core.Trace, ct *core.Track, e int) Category {
 		return CatScripting
 	}
 	cat := ""
-	if ev := ct.Ref[e]; ev >= 0 && int(ev) < tr.Events.Len() {
+	if ev := ct.RefAt(e); ev >= 0 && int(ev) < tr.Events.Len() {
 		cat = tr.Strings.Get(tr.Events.Cat[ev])
 	}
-	return EventCategory(tr.Strings.Get(ct.Name[e]), cat)
+	return EventCategory(tr.Strings.Get(ct.NameAt(e)), cat)
 }

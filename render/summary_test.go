@@ -26,23 +26,23 @@ func TestCategoryTimes(t *testing.T) {
 	}
 	hasChild := make([]bool, ct.Len())
 	for e := 0; e < ct.Len(); e++ {
-		if p := ct.Parent[e]; p >= 0 {
+		if p := ct.ParentAt(e); p >= 0 {
 			hasChild[p] = true
 		}
 	}
 	leaf := -1
 	for e := 0; e < ct.Len(); e++ {
-		if ct.Kind[e] != core.EntryProfileCall || hasChild[e] || ct.Dur[e] < 100 {
+		if ct.KindAt(e) != core.EntryProfileCall || hasChild[e] || ct.DurAt(e) < 100 {
 			continue
 		}
-		if _, pseudo := callCategory(m.Trace.Strings.Get(m.Trace.Frames[ct.Frame[e]].FunctionName)); !pseudo && (leaf < 0 || ct.Dur[e] > ct.Dur[leaf]) {
+		if _, pseudo := callCategory(m.Trace.Strings.Get(m.Trace.Frames[ct.FrameAt(e)].FunctionName)); !pseudo && (leaf < 0 || ct.DurAt(e) > ct.DurAt(leaf)) {
 			leaf = e
 		}
 	}
 	if leaf < 0 {
 		t.Fatal("no JS leaf call of 100 µs")
 	}
-	t0, t1 := ct.Start[leaf]+ct.Dur[leaf]/4, ct.Start[leaf]+ct.Dur[leaf]*3/4
+	t0, t1 := ct.StartAt(leaf)+ct.DurAt(leaf)/4, ct.StartAt(leaf)+ct.DurAt(leaf)*3/4
 	got := CategoryTimes(m, ti, t0, t1)
 	if math.Abs(got[CatScripting]-(t1-t0)) > 1e-6 || math.Abs(sum(got)-(t1-t0)) > 1e-6 {
 		t.Errorf("inside a leaf JS call: %v, want all %v µs scripting", got, t1-t0)
@@ -50,8 +50,8 @@ func TestCategoryTimes(t *testing.T) {
 	// A gap between two top-level entries.
 	var ends []float64
 	for e := 0; e < ct.Len(); e++ {
-		if ct.Parent[e] < 0 {
-			ends = append(ends, ct.Start[e], ct.Start[e]+ct.Dur[e])
+		if ct.ParentAt(e) < 0 {
+			ends = append(ends, ct.StartAt(e), ct.StartAt(e)+ct.DurAt(e))
 		}
 	}
 	for k := 1; k+1 < len(ends); k += 2 {

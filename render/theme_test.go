@@ -44,7 +44,7 @@ func TestSameURLSameColourAcrossTraces(t *testing.T) {
 		fn := tr.Strings.Intern("main")
 		tr.Frames = []core.CallFrame{{FunctionName: fn, URL: url}}
 		tr.Threads = []core.Thread{{Pid: 1, Tid: 1}}
-		tr.Tracks = []core.Track{{Thread: 0, Start: []float64{0}, Dur: []float64{10}, Self: []float64{10},
+		tr.Tracks = []core.Track{{Thread: 0, Start: core.Times{Wide: []float64{0}}, Dur: core.Times{Wide: []float64{10}},
 			Depth: []uint16{0}, Kind: []core.EntryKind{core.EntryProfileCall}, Name: []core.StrID{fn},
 			Frame: []core.FrameID{0}, Parent: []int32{-1}, Ref: []int32{0}, Node: []int32{1}}}
 		return timeline.New(tr)

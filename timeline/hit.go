@@ -123,7 +123,7 @@ func (m *Model) SpanOf(vp *Viewport, r EntryRef, minWidthPx float64) (level int,
 		return 0, Span{}, false
 	}
 	lv := &t.Levels[level]
-	start := t.Core.Start[r.Entry]
+	start := t.Core.StartAt(int(r.Entry))
 	if start > vp.End() || entryEnd(t.Core, r.Entry) < vp.Start() {
 		return level, Span{}, false
 	}
@@ -146,9 +146,9 @@ func (m *Model) SpanOf(vp *Viewport, r EntryRef, minWidthPx float64) (level int,
 // positionOf finds an entry's position in its level by binary search on start, then a short walk
 // over entries with the same start.
 func (lv *Level) positionOf(t *Track, e int32) int {
-	start := t.Core.Start[e]
+	start := t.Core.StartAt(int(e))
 	p := lv.FirstStartingAfter(t.Core, start) - 1
-	for ; p >= 0 && t.Core.Start[lv.Entries[p]] == start; p-- {
+	for ; p >= 0 && t.Core.StartAt(int(lv.Entries[p])) == start; p-- {
 		if lv.Entries[p] == e {
 			return p
 		}

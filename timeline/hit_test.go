@@ -22,7 +22,7 @@ func TestHitTestFindsWhatIsDrawn(t *testing.T) {
 	vp.SetContentHeight(m.ContentHeight())
 	const minPx = 3
 	// Zoom in around an entry half-way through the track (the random trees are denser early on).
-	focus := m.Tracks[0].Core.Start[m.Tracks[0].Core.Len()/2] - lo
+	focus := m.Tracks[0].Core.StartAt(m.Tracks[0].Core.Len()/2) - lo
 	for _, zoom := range []float64{1, 0.05, 0.001} {
 		vp.SetView(View{Start: focus - (hi-lo)*zoom/3, Span: (hi - lo) * zoom})
 		checked := 0

@@ -25,7 +25,7 @@ func TestMatchFramesFindsEveryCallOfAFunction(t *testing.T) {
 	for ti := range m.Tracks {
 		ct := m.Tracks[ti].Core
 		for e := 0; e < ct.Len(); e++ {
-			isCall := ct.Kind[e] == core.EntryProfileCall && tr.Frames[ct.Frame[e]].FunctionName == name
+			isCall := ct.KindAt(e) == core.EntryProfileCall && tr.Frames[ct.FrameAt(e)].FunctionName == name
 			if isCall {
 				want++
 			}

@@ -48,6 +48,24 @@ type Model struct {
 	// their original names (Trace.Original): the toolbar's switch. Searches made before a change
 	// keep the names they matched.
 	GeneratedNames bool
+	// self remembers the last EntrySelf: a tooltip asks for the same entry on every frame, and a
+	// self time walks the entry's subtree.
+	self struct {
+		track *core.Track
+		entry int32
+		value float64
+	}
+}
+
+// EntrySelf is r's self time (its duration minus its children's), µs. Call it from one goroutine.
+func (m *Model) EntrySelf(r EntryRef) float64 {
+	ct := m.Tracks[r.Track].Core
+	if m.self.track == ct && m.self.entry == r.Entry {
+		return m.self.value
+	}
+	v := ct.SelfAt(int(r.Entry))
+	m.self.track, m.self.entry, m.self.value = ct, r.Entry, v
+	return v
 }
 
 // TrackID indexes Model.Tracks.
@@ -430,11 +448,11 @@ func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
 		if rows != nil {
 			return int(rows[i])
 		}
-		return int(ct.Depth[i])
+		return int(ct.DepthAt(i))
 	}
 	n := 0
 	maxDepth := -1
-	for i := range ct.Depth {
+	for i := range ct.Len() {
 		if d := row(i); d >= 0 {
 			maxDepth = max(maxDepth, d)
 			n++
@@ -444,7 +462,7 @@ func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
 		return nil
 	}
 	next := make([]int, maxDepth+2)
-	for i := range ct.Depth {
+	for i := range ct.Len() {
 		if d := row(i); d >= 0 {
 			next[d+1]++
 		}
@@ -459,7 +477,7 @@ func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
 	for d := range levels {
 		levels[d] = Level{Entries: entries[next[d]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]]}
 	}
-	for i := range ct.Depth {
+	for i := range ct.Len() {
 		d := row(i)
 		if d < 0 {
 			continue
@@ -467,7 +485,7 @@ func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
 		p := next[d]
 		next[d]++
 		entries[p] = int32(i)
-		starts[p] = ct.Start[i]
+		starts[p] = ct.StartAt(i)
 		maxEnds[p] = entryEnd(ct, int32(i))
 	}
 	stands := make([]float32, n)
@@ -548,7 +566,7 @@ func roundUp32(x float64) float32 {
 
 // entryEnd is Start+Dur with a missing or negative duration read as 0.
 func entryEnd(ct *core.Track, e int32) float64 {
-	s, d := ct.Start[e], ct.Dur[e]
+	s, d := ct.StartAt(int(e)), ct.DurAt(int(e))
 	if !(d > 0) {
 		return s
 	}
@@ -570,7 +588,7 @@ func (m *Model) computeBounds() {
 			if lv.Len() == 0 {
 				continue
 			}
-			lo = min(lo, t.Core.Start[lv.Entries[0]])
+			lo = min(lo, t.Core.StartAt(int(lv.Entries[0])))
 			hi = max(hi, lv.MaxEnd[lv.Len()-1])
 		}
 	}
@@ -666,7 +684,7 @@ func (m *Model) RowTop(t TrackID, level int) float64 {
 }
 
 // EntryStart and EntryEnd are an entry's bounds in µs (a missing duration reads as 0).
-func (m *Model) EntryStart(r EntryRef) float64 { return m.Tracks[r.Track].Core.Start[r.Entry] }
+func (m *Model) EntryStart(r EntryRef) float64 { return m.Tracks[r.Track].Core.StartAt(int(r.Entry)) }
 
 // EntryEnd is the end of an entry in µs.
 func (m *Model) EntryEnd(r EntryRef) float64 { return entryEnd(m.Tracks[r.Track].Core, r.Entry) }
@@ -675,7 +693,7 @@ func (m *Model) EntryEnd(r EntryRef) float64 { return entryEnd(m.Tracks[r.Track]
 // none), or a trace event's title as DevTools shows it (EventTitle).
 func (m *Model) EntryName(r EntryRef) string {
 	name := m.NameString(m.EntryNameID(r))
-	if m.Tracks[r.Track].Core.Kind[r.Entry] != core.EntryProfileCall {
+	if m.Tracks[r.Track].Core.KindAt(int(r.Entry)) != core.EntryProfileCall {
 		if t, ok := m.dispatchTitles[r]; ok {
 			return t
 		}
@@ -691,31 +709,31 @@ const AnonymousName = ^core.StrID(0)
 // EntryNameID is EntryName as an interned id (or AnonymousName), a cheap key for caches.
 func (m *Model) EntryNameID(r EntryRef) core.StrID {
 	ct := m.Tracks[r.Track].Core
-	if ct.Kind[r.Entry] == core.EntryProfileCall {
-		if f := ct.Frame[r.Entry]; int(f) < len(m.Trace.Frames) {
+	if ct.KindAt(int(r.Entry)) == core.EntryProfileCall {
+		if f := ct.FrameAt(int(r.Entry)); int(f) < len(m.Trace.Frames) {
 			if id := m.Trace.Shown(f, !m.GeneratedNames).FunctionName; id != 0 {
 				return id
 			}
 			return AnonymousName
 		}
 	}
-	return ct.Name[r.Entry]
+	return ct.NameAt(int(r.Entry))
 }
 
 // EntryFrame is a ProfileCall's call frame as shown: original where a source map applies (unless
 // GeneratedNames), else the engine's. ok is false for events.
 func (m *Model) EntryFrame(r EntryRef) (f core.CallFrame, ok bool) {
 	ct := m.Tracks[r.Track].Core
-	if ct.Kind[r.Entry] != core.EntryProfileCall || int(ct.Frame[r.Entry]) >= len(m.Trace.Frames) {
+	if ct.KindAt(int(r.Entry)) != core.EntryProfileCall || int(ct.FrameAt(int(r.Entry))) >= len(m.Trace.Frames) {
 		return core.CallFrame{Line: -1, Column: -1}, false
 	}
-	return m.Trace.Shown(ct.Frame[r.Entry], !m.GeneratedNames), true
+	return m.Trace.Shown(ct.FrameAt(int(r.Entry)), !m.GeneratedNames), true
 }
 
 // EntryMapped reports whether a source map gave a ProfileCall its original name and position.
 func (m *Model) EntryMapped(r EntryRef) bool {
 	ct := m.Tracks[r.Track].Core
-	return ct.Kind[r.Entry] == core.EntryProfileCall && m.Trace.IsMapped(ct.Frame[r.Entry])
+	return ct.KindAt(int(r.Entry)) == core.EntryProfileCall && m.Trace.IsMapped(ct.FrameAt(int(r.Entry)))
 }
 
 // EntryLocation is where a ProfileCall's function is, for tooltips and details: "file:line" with
@@ -761,10 +779,10 @@ func (m *Model) NameString(id core.StrID) string {
 // applies, unless GeneratedNames), "" for events and frames without one.
 func (m *Model) EntryURL(r EntryRef) string {
 	ct := m.Tracks[r.Track].Core
-	if ct.Kind[r.Entry] != core.EntryProfileCall {
+	if ct.KindAt(int(r.Entry)) != core.EntryProfileCall {
 		return ""
 	}
-	if f := ct.Frame[r.Entry]; int(f) < len(m.Trace.Frames) {
+	if f := ct.FrameAt(int(r.Entry)); int(f) < len(m.Trace.Frames) {
 		return m.Trace.Strings.Get(m.Trace.Shown(f, !m.GeneratedNames).URL)
 	}
 	return ""
@@ -773,10 +791,10 @@ func (m *Model) EntryURL(r EntryRef) string {
 // EntryCategory is a trace event's category ("" for ProfileCalls).
 func (m *Model) EntryCategory(r EntryRef) string {
 	ct := m.Tracks[r.Track].Core
-	if ct.Kind[r.Entry] != core.EntryEvent {
+	if ct.KindAt(int(r.Entry)) != core.EntryEvent {
 		return ""
 	}
-	ref := ct.Ref[r.Entry]
+	ref := ct.RefAt(int(r.Entry))
 	if ref < 0 || int(ref) >= len(m.Trace.Events.Cat) {
 		return ""
 	}
@@ -791,7 +809,7 @@ func (t *Track) Row(e int32) int {
 	if t.Rows != nil {
 		return int(t.Rows[e])
 	}
-	return int(t.Core.Depth[e])
+	return int(t.Core.DepthAt(int(e)))
 }
 
 // drawnRows places the entries of ct on rows as the panel does: an entry it does not draw takes no
@@ -807,12 +825,12 @@ func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int3
 			// Up to here every entry sat on the row of its depth.
 			rows, below = make([]int32, ct.Len()), make([]int32, ct.Len())
 			for k := 0; k < e; k++ {
-				rows[k], below[k] = int32(ct.Depth[k]), int32(ct.Depth[k])+1
+				rows[k], below[k] = int32(ct.DepthAt(k)), int32(ct.DepthAt(k))+1
 			}
 		}
 		// below[p] is the row p's children go on; pre-order puts every parent before its children.
 		base := int32(0)
-		if p := ct.Parent[e]; p >= 0 {
+		if p := ct.ParentAt(e); p >= 0 {
 			base = below[p]
 		}
 		if drawn {

@@ -96,7 +96,7 @@ func TestHiddenWrappersLeaveTheirRowToTheirChildren(t *testing.T) {
 		tk := &m.Tracks[ti]
 		ct := tk.Core
 		for e := 0; e < ct.Len(); e++ {
-			if ct.Name[e] != wrapper || ct.Kind[e] == core.EntryProfileCall {
+			if ct.NameAt(e) != wrapper || ct.KindAt(e) == core.EntryProfileCall {
 				continue
 			}
 			inCore++
@@ -106,12 +106,12 @@ func TestHiddenWrappersLeaveTheirRowToTheirChildren(t *testing.T) {
 		}
 		for lv := range tk.Levels {
 			for _, e := range tk.Levels[lv].Entries {
-				if ct.Name[e] == wrapper {
+				if ct.NameAt(int(e)) == wrapper {
 					t.Fatalf("%s: a wrapper in level %d", tk.Title, lv)
 				}
-				if p := ct.Parent[e]; p >= 0 && ct.Name[p] == wrapper {
-					if tk.Row(p) >= 0 || lv != int(ct.Depth[e])-1-hiddenAbove(tk, p) {
-						t.Fatalf("%s: child of a wrapper on row %d, depth %d", tk.Title, lv, ct.Depth[e])
+				if p := ct.ParentAt(int(e)); p >= 0 && ct.NameAt(int(p)) == wrapper {
+					if tk.Row(p) >= 0 || lv != int(ct.DepthAt(int(e)))-1-hiddenAbove(tk, p) {
+						t.Fatalf("%s: child of a wrapper on row %d, depth %d", tk.Title, lv, ct.DepthAt(int(e)))
 					}
 					moved++
 				}
@@ -126,7 +126,7 @@ func TestHiddenWrappersLeaveTheirRowToTheirChildren(t *testing.T) {
 // hiddenAbove counts the entries from e up to its root that the chart leaves out, e excluded.
 func hiddenAbove(tk *Track, e int32) int {
 	n := 0
-	for p := tk.Core.Parent[e]; p >= 0; p = tk.Core.Parent[p] {
+	for p := tk.Core.ParentAt(int(e)); p >= 0; p = tk.Core.ParentAt(int(p)) {
 		if tk.Row(p) < 0 {
 			n++
 		}

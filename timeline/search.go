@@ -100,10 +100,10 @@ func (m *Model) collect(r *SearchResult, frameHit, nameHit []bool) *SearchResult
 		count := 0
 		for e := 0; e < ct.Len(); e++ {
 			var hit bool
-			if ct.Kind[e] == core.EntryProfileCall && int(ct.Frame[e]) < len(frameHit) {
-				hit = frameHit[ct.Frame[e]]
-			} else if ct.Kind[e] != core.EntryProfileCall && int(ct.Name[e]) < len(nameHit) {
-				hit = nameHit[ct.Name[e]]
+			if ct.KindAt(e) == core.EntryProfileCall && int(ct.FrameAt(e)) < len(frameHit) {
+				hit = frameHit[ct.FrameAt(e)]
+			} else if ct.KindAt(e) != core.EntryProfileCall && int(ct.NameAt(e)) < len(nameHit) {
+				hit = nameHit[ct.NameAt(e)]
 			}
 			if hit && t.Rows != nil && t.Rows[e] < 0 {
 				hit = false // not drawn: nothing to show or step to

@@ -79,7 +79,7 @@ func (lv *Level) FirstStartingAfter(ct *core.Track, t float64) int {
 	lo, hi := 0, len(lv.Entries)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if ct.Start[lv.Entries[mid]] <= t {
+		if ct.StartAt(int(lv.Entries[mid])) <= t {
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -121,7 +121,7 @@ func (it *SpanIter) Next() (Span, bool) {
 	if k >= n {
 		return Span{}, false
 	}
-	start := ct.Start[lv.Entries[k]]
+	start := ct.StartAt(int(lv.Entries[k]))
 	if start > it.t1 {
 		it.pos = n
 		return Span{}, false
@@ -136,7 +136,7 @@ func (it *SpanIter) Next() (Span, bool) {
 	}
 	last := it.runEnd(k)
 	it.pos = last + 1
-	return Span{Start: ct.Start[lv.Entries[first]], End: lv.MaxEnd[last], First: int32(first), Last: int32(last)}, true
+	return Span{Start: ct.StartAt(int(lv.Entries[first])), End: lv.MaxEnd[last], First: int32(first), Last: int32(last)}, true
 }
 
 // runEnd is the last position of the run that holds the narrow entry at position a.
@@ -177,7 +177,7 @@ func (it *SpanIter) runStart(k int) int {
 // its own width in a well-formed level, only the part past its predecessors if it overlaps them.
 func (it *SpanIter) narrow(k int) bool {
 	lv := it.lv
-	from := it.ct.Start[lv.Entries[k]]
+	from := it.ct.StartAt(int(lv.Entries[k]))
 	if k > 0 {
 		from = max(from, lv.MaxEnd[k-1])
 	}
@@ -190,7 +190,7 @@ func (it *SpanIter) joined(k int) bool {
 		return false
 	}
 	lv := it.lv
-	gap := it.ct.Start[lv.Entries[k]] - lv.MaxEnd[k-1]
+	gap := it.ct.StartAt(int(lv.Entries[k])) - lv.MaxEnd[k-1]
 	return gap*MergeGapDivisor < it.minW && it.narrow(k) && it.narrow(k-1)
 }
 

@@ -24,12 +24,12 @@ func TestLevelsSplitTheTreeByDepth(t *testing.T) {
 	for d, lv := range tk.Levels {
 		for i, e := range lv.Entries {
 			seen++
-			if int(tk.Core.Depth[e]) != d {
-				t.Fatalf("entry %d of depth %d on level %d", e, tk.Core.Depth[e], d)
+			if int(tk.Core.DepthAt(int(e))) != d {
+				t.Fatalf("entry %d of depth %d on level %d", e, tk.Core.DepthAt(int(e)), d)
 			}
 			if i > 0 {
 				prev := lv.Entries[i-1]
-				if tk.Core.Start[e] < tk.Core.Start[prev] {
+				if tk.Core.StartAt(int(e)) < tk.Core.StartAt(int(prev)) {
 					t.Fatalf("level %d not in start order at %d", d, i)
 				}
 				if lv.MaxEnd[i] < lv.MaxEnd[i-1] {
@@ -55,7 +55,7 @@ func TestVisibleRangeMatchesAScan(t *testing.T) {
 			lv := &tk.Levels[d]
 			first, last := lv.VisibleRange(tk.Core, t0, t1)
 			for p, e := range lv.Entries {
-				in := entryEnd(tk.Core, e) >= t0 && tk.Core.Start[e] <= t1
+				in := entryEnd(tk.Core, e) >= t0 && tk.Core.StartAt(int(e)) <= t1
 				if in != (p >= first && p < last) {
 					t.Fatalf("level %d window [%f, %f]: position %d visible=%v, range [%d, %d)", d, t0, t1, p, in, first, last)
 				}
@@ -70,7 +70,7 @@ func referenceSpans(lv *Level, ct *core.Track, t0, t1, w float64) []Span {
 	it := SpanIter{lv: lv, ct: ct, t1: t1, minW: w}
 	var out []Span
 	n := lv.Len()
-	for k := lv.FirstEndingAfter(t0); k < n && ct.Start[lv.Entries[k]] <= t1; {
+	for k := lv.FirstEndingAfter(t0); k < n && ct.StartAt(int(lv.Entries[k])) <= t1; {
 		first, last := k, k
 		if it.narrow(k) {
 			for first > 0 && it.joined(first) {
@@ -80,7 +80,7 @@ func referenceSpans(lv *Level, ct *core.Track, t0, t1, w float64) []Span {
 				last++
 			}
 		}
-		out = append(out, Span{Start: ct.Start[lv.Entries[first]], First: int32(first), Last: int32(last)})
+		out = append(out, Span{Start: ct.StartAt(int(lv.Entries[first])), First: int32(first), Last: int32(last)})
 		k = last + 1
 	}
 	return out
@@ -195,8 +195,8 @@ func TestSpansCoverEveryVisibleEntryOnce(t *testing.T) {
 			}
 			for p := s.First; p <= s.Last; p++ {
 				e := lv.Entries[p]
-				if tk.Core.Start[e] < s.Start || entryEnd(tk.Core, e) > s.End {
-					t.Fatalf("level %d: entry %d [%f, %f] outside its span [%f, %f]", d, p, tk.Core.Start[e], entryEnd(tk.Core, e), s.Start, s.End)
+				if tk.Core.StartAt(int(e)) < s.Start || entryEnd(tk.Core, e) > s.End {
+					t.Fatalf("level %d: entry %d [%f, %f] outside its span [%f, %f]", d, p, tk.Core.StartAt(int(e)), entryEnd(tk.Core, e), s.Start, s.End)
 				}
 			}
 			next = s.Last + 1
@@ -213,8 +213,8 @@ func TestSpanIterIsCheapOnDenseLevels(t *testing.T) {
 	const n = 1_000_000
 	ct := &core.Track{}
 	for i := 0; i < n; i++ {
-		ct.Start = append(ct.Start, 1e9+float64(i))
-		ct.Dur = append(ct.Dur, 1)
+		ct.Start.Append(1e9 + float64(i))
+		ct.Dur.Append(1)
 		ct.Depth = append(ct.Depth, 0)
 	}
 	lv := buildLevels(ct)[0]
@@ -239,8 +239,8 @@ func BenchmarkSpanIterDenseLevel(b *testing.B) {
 	const n = 1_000_000
 	ct := &core.Track{}
 	for i := 0; i < n; i++ {
-		ct.Start = append(ct.Start, 1e9+float64(i)*2)
-		ct.Dur = append(ct.Dur, 1)
+		ct.Start.Append(1e9 + float64(i)*2)
+		ct.Dur.Append(1)
 		ct.Depth = append(ct.Depth, 0)
 	}
 	lv := buildLevels(ct)[0]
@@ -264,8 +264,8 @@ func TestStandingSearchesMatchScans(t *testing.T) {
 	for i := 0; i < 20000; i++ {
 		at += math.Pow(10, rng.Float64()*6-3) * float64(rng.IntN(2))
 		d := math.Pow(10, rng.Float64()*6-3)
-		ct.Start = append(ct.Start, at)
-		ct.Dur = append(ct.Dur, d)
+		ct.Start.Append(at)
+		ct.Dur.Append(d)
 		ct.Depth = append(ct.Depth, 0)
 		at += d
 	}
@@ -297,7 +297,7 @@ func TestStandingSearchesMatchScans(t *testing.T) {
 	}
 	// stand is never below the exact value it rounds.
 	for i := 1; i < lv.Len(); i++ {
-		s, prev := ct.Start[lv.Entries[i]], lv.MaxEnd[i-1]
+		s, prev := ct.StartAt(int(lv.Entries[i])), lv.MaxEnd[i-1]
 		if exact := max(MergeGapDivisor*(s-prev), lv.MaxEnd[i]-max(s, prev)); float64(lv.stand[i]) < exact {
 			t.Fatalf("stand[%d] = %g below %g", i, lv.stand[i], exact)
 		}
@@ -309,8 +309,8 @@ func TestFloat32RoundingDoesNotSplitRuns(t *testing.T) {
 	// merge width between the two the entries are joined, and the iterator must say so.
 	ct := &core.Track{}
 	for i := 0; i < 10000; i++ {
-		ct.Start = append(ct.Start, float64(i)*0.125)
-		ct.Dur = append(ct.Dur, 0.025)
+		ct.Start.Append(float64(i) * 0.125)
+		ct.Dur.Append(0.025)
 		ct.Depth = append(ct.Depth, 0)
 	}
 	lv := buildLevels(ct)[0]
@@ -352,7 +352,7 @@ func TestMergedSpansCoverNoVisibleGap(t *testing.T) {
 				checked++
 				longest = max(longest, s.Count())
 				for k := s.First + 1; k <= s.Last; k++ {
-					if gap := tk.Core.Start[lv.Entries[k]] - lv.MaxEnd[k-1]; gap > px {
+					if gap := tk.Core.StartAt(int(lv.Entries[k])) - lv.MaxEnd[k-1]; gap > px {
 						t.Fatalf("track %d level %d: a span of %d entries over %.1f ms covers a gap of %.1f ms (a pixel is %.1f ms)",
 							ti, li, s.Count(), (s.End-s.Start)/1000, gap/1000, px/1000)
 					}

@@ -43,9 +43,8 @@ func synthTrace(threads []synthThread, entries [][]synthEntry) *core.Trace {
 				parent = stack[len(stack)-1]
 			}
 			idx := int32(ct.Len())
-			ct.Start = append(ct.Start, e.start)
-			ct.Dur = append(ct.Dur, e.dur)
-			ct.Self = append(ct.Self, e.dur)
+			ct.Start.Append(e.start)
+			ct.Dur.Append(e.dur)
 			ct.Depth = append(ct.Depth, e.depth)
 			ct.Parent = append(ct.Parent, parent)
 			name := tr.Strings.Intern(e.name)

@@ -120,11 +120,11 @@ func eventDispatchTitles(tr *core.Trace, tracks []Track) map[EntryRef]string {
 	var titles map[EntryRef]string
 	for ti := range tracks {
 		ct := tracks[ti].Core
-		for e, name := range ct.Name {
-			if name != dispatch || ct.Kind[e] == core.EntryProfileCall {
+		for e := range ct.Len() {
+			if ct.NameAt(e) != dispatch || ct.KindAt(e) == core.EntryProfileCall {
 				continue
 			}
-			ev := ct.Ref[e]
+			ev := ct.RefAt(e)
 			if ev < 0 || int(ev) >= tr.Events.Len() {
 				continue
 			}

@@ -20,7 +20,7 @@ func TestEventTitlesOnARealTrace(t *testing.T) {
 			ref := EntryRef{Track: TrackID(ti), Entry: int32(e)}
 			raw := m.NameString(m.EntryNameID(ref))
 			got := m.EntryName(ref)
-			if ct.Kind[e] == core.EntryProfileCall {
+			if ct.KindAt(e) == core.EntryProfileCall {
 				if got != raw {
 					t.Fatalf("ProfileCall %q shown as %q", raw, got)
 				}
@@ -64,10 +64,10 @@ func TestEventDispatchNamesItsEvent(t *testing.T) {
 		ct := m.Tracks[ti].Core
 		for e := range ct.Len() {
 			ref := EntryRef{Track: TrackID(ti), Entry: int32(e)}
-			if ct.Kind[e] == core.EntryProfileCall || m.NameString(m.EntryNameID(ref)) != "EventDispatch" {
+			if ct.KindAt(e) == core.EntryProfileCall || m.NameString(m.EntryNameID(ref)) != "EventDispatch" {
 				continue
 			}
-			args := string(tr.Events.ArgsJSON(int(ct.Ref[e])))
+			args := string(tr.Events.ArgsJSON(int(ct.RefAt(e))))
 			got := m.EntryName(ref)
 			typ, ok := strings.CutPrefix(got, "Event: ")
 			if !ok || !strings.Contains(args, `"type":"`+typ+`"`) {

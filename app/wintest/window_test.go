@@ -135,8 +135,8 @@ func TestBarsWhereTheDataPutsThem(t *testing.T) {
 	covered := make([]float64, s.ChartW) // how much of each column the level covers
 	span := s.ViewEnd - s.ViewStart
 	for _, e := range tr.Levels[0].Entries {
-		x0 := (tr.Core.Start[e] - s.ViewStart) / span * float64(s.ChartW)
-		x1 := (tr.Core.Start[e] + tr.Core.Dur[e] - s.ViewStart) / span * float64(s.ChartW)
+		x0 := (tr.Core.StartAt(int(e)) - s.ViewStart) / span * float64(s.ChartW)
+		x1 := (tr.Core.StartAt(int(e)) + tr.Core.DurAt(int(e)) - s.ViewStart) / span * float64(s.ChartW)
 		for x := max(int(x0), 0); x < s.ChartW && float64(x) < x1; x++ {
 			covered[x] += min(x1, float64(x+1)) - max(x0, float64(x))
 		}
@@ -167,12 +167,12 @@ func TestBarsWhereTheDataPutsThem(t *testing.T) {
 	// Labels: dark text pixels inside the widest bar of the row.
 	var best int32 = -1
 	for _, e := range tr.Levels[0].Entries {
-		if best < 0 || tr.Core.Dur[e] > tr.Core.Dur[best] {
+		if best < 0 || tr.Core.DurAt(int(e)) > tr.Core.DurAt(int(best)) {
 			best = e
 		}
 	}
-	x0 := int((tr.Core.Start[best] - s.ViewStart) / span * float64(s.ChartW))
-	x1 := int((tr.Core.Start[best] + tr.Core.Dur[best] - s.ViewStart) / span * float64(s.ChartW))
+	x0 := int((tr.Core.StartAt(int(best)) - s.ViewStart) / span * float64(s.ChartW))
+	x1 := int((tr.Core.StartAt(int(best)) + tr.Core.DurAt(int(best)) - s.ViewStart) / span * float64(s.ChartW))
 	dark := 0
 	for x := max(x0, 0) + 2; x < min(x1, s.ChartW)-2; x++ {
 		for yy := y - 5; yy <= y+5; yy++ {
@@ -340,7 +340,7 @@ func TestSelectAndSearch(t *testing.T) {
 	level := 4
 	var pick int32 = -1
 	for _, e := range tr.Levels[level].Entries {
-		if tr.Core.Kind[e] == 1 && (pick < 0 || tr.Core.Dur[e] > tr.Core.Dur[pick]) {
+		if tr.Core.KindAt(int(e)) == 1 && (pick < 0 || tr.Core.DurAt(int(e)) > tr.Core.DurAt(int(pick))) {
 			pick = e
 		}
 	}
@@ -349,7 +349,7 @@ func TestSelectAndSearch(t *testing.T) {
 	}
 	want := m.EntryName(timeline.EntryRef{Track: trackIndex(m, tr), Entry: pick})
 	span := s.ViewEnd - s.ViewStart
-	x := int((tr.Core.Start[pick] + tr.Core.Dur[pick]/2 - s.ViewStart) / span * float64(s.ChartW))
+	x := int((tr.Core.StartAt(int(pick)) + tr.Core.DurAt(int(pick))/2 - s.ViewStart) / span * float64(s.ChartW))
 	y := rowY(t, s, m, pid, tid, level)
 	d.xdo(t, "mousemove", itoa(x), itoa(y), "click", "1")
 	waitState(t, state, "the details of "+want, func(s shownState) bool {
@@ -438,7 +438,7 @@ func TestRefinedTiming(t *testing.T) {
 	level, pick := -1, int32(-1)
 	for l := 3; l < len(tr.Levels) && l < 12; l++ {
 		for _, e := range tr.Levels[l].Entries {
-			if tr.Core.Kind[e] == 1 && (pick < 0 || tr.Core.Dur[e] > tr.Core.Dur[pick]) {
+			if tr.Core.KindAt(int(e)) == 1 && (pick < 0 || tr.Core.DurAt(int(e)) > tr.Core.DurAt(int(pick))) {
 				level, pick = l, e
 			}
 		}
@@ -447,7 +447,7 @@ func TestRefinedTiming(t *testing.T) {
 		t.Fatal("no refined ProfileCall on the first track")
 	}
 	span := s.ViewEnd - s.ViewStart
-	bestX := int((tr.Core.Start[pick] + tr.Core.Dur[pick]/2 - s.ViewStart) / span * float64(s.ChartW))
+	bestX := int((tr.Core.StartAt(int(pick)) + tr.Core.DurAt(int(pick))/2 - s.ViewStart) / span * float64(s.ChartW))
 	y := rowY(t, s, m, pid, tid, level)
 	d.xdo(t, "mousemove", itoa(s.ChartX+bestX), itoa(y), "click", "1")
 	sel := waitState(t, state, "details of a refined call", func(s shownState) bool {

@@ -62,8 +62,8 @@ func loadTracks(t *testing.T, path string) *core.Trace {
 func rootOf(ct *core.Track) (e int, lo, hi float64) {
 	e, lo, hi = -1, math.Inf(1), math.Inf(-1)
 	for i := 0; i < ct.Len(); i++ {
-		lo, hi = min(lo, ct.Start[i]), max(hi, ct.Start[i]+ct.Dur[i])
-		if ct.Depth[i] == 0 && (e < 0 || ct.Dur[i] > ct.Dur[e]) {
+		lo, hi = min(lo, ct.StartAt(i)), max(hi, ct.StartAt(i)+ct.DurAt(i))
+		if ct.DepthAt(i) == 0 && (e < 0 || ct.DurAt(i) > ct.DurAt(e)) {
 			e = i
 		}
 	}
@@ -72,8 +72,8 @@ func rootOf(ct *core.Track) (e int, lo, hi float64) {
 
 // barColor is the colour the chart gives a trace event, from its name and category.
 func barColor(tr *core.Trace, ct *core.Track, e int, th *render.Theme) color.NRGBA {
-	ev := ct.Ref[e]
-	return th.Categories[render.EventCategory(tr.Strings.Get(ct.Name[e]), tr.Strings.Get(tr.Events.Cat[ev]))]
+	ev := ct.RefAt(e)
+	return th.Categories[render.EventCategory(tr.Strings.Get(ct.NameAt(e)), tr.Strings.Get(tr.Events.Cat[ev]))]
 }
 
 // firstRowY is the frame y of the first level of the first track: below the ruler, the
@@ -108,12 +108,12 @@ func TestRenderDrawsBarsWhereTheDataPutsThem(t *testing.T) {
 	th := render.Light()
 	x := func(ts float64) int { return int(math.Round((ts - lo) / (hi - lo) * 1600)) }
 	y := firstRowY() + 2
-	x0, x1 := x(main.Start[e]), x(main.Start[e]+main.Dur[e])
+	x0, x1 := x(main.StartAt(e)), x(main.StartAt(e)+main.DurAt(e))
 	want := barColor(tr, main, e, th)
 	// A task over 50 ms is hatched past 50 ms and has a red top-right corner.
 	plain := []int{x0 + 1, (x0 + x1) / 2, x1 - 3}
-	if main.Dur[e] > render.LongTask {
-		x50 := x(main.Start[e] + render.LongTask)
+	if main.DurAt(e) > render.LongTask {
+		x50 := x(main.StartAt(e) + render.LongTask)
 		plain = []int{x0 + 1, (x0 + x50) / 2}
 		red := false
 		for px := x1 - 12; px <= x1+4; px++ {
@@ -122,20 +122,20 @@ func TestRenderDrawsBarsWhereTheDataPutsThem(t *testing.T) {
 			}
 		}
 		if !red {
-			t.Errorf("long task %.0f µs: no red corner near (%d, %d)", main.Dur[e], x1, firstRowY()+1)
+			t.Errorf("long task %.0f µs: no red corner near (%d, %d)", main.DurAt(e), x1, firstRowY()+1)
 		}
 	}
 	for _, px := range plain {
 		if got := render.Pixel(img, px, y); got != want {
 			t.Errorf("longest root %s [%d, %d) px: pixel (%d, %d) is %v, want %v",
-				tr.Strings.Get(main.Name[e]), x0, x1, px, y, got, want)
+				tr.Strings.Get(main.NameAt(e)), x0, x1, px, y, got, want)
 		}
 	}
 	// Just before the trace's first entry on that row and well after its last, nothing.
 	var rowEnd float64
 	for i := 0; i < main.Len(); i++ {
-		if main.Depth[i] == 0 {
-			rowEnd = max(rowEnd, main.Start[i]+main.Dur[i])
+		if main.DepthAt(i) == 0 {
+			rowEnd = max(rowEnd, main.StartAt(i)+main.DurAt(i))
 		}
 	}
 	if px := x(rowEnd) + 6; px < 1600 {
@@ -173,7 +173,7 @@ func TestRenderWindowThreadAndTheme(t *testing.T) {
 	}
 	e, _, _ := rootOf(worker)
 	th := tr.Threads[worker.Thread]
-	start, end := worker.Start[e], worker.Start[e]+worker.Dur[e]
+	start, end := worker.StartAt(e), worker.StartAt(e)+worker.DurAt(e)
 	for _, theme := range []*render.Theme{render.Light(), render.Dark()} {
 		img := renderPNG(t, path, "--thread", fmt.Sprintf("%d:%d", th.Pid, th.Tid),
 			"--start", fmt.Sprintf("@%.3f", start), "--end", fmt.Sprintf("@%.3f", end),
@@ -184,14 +184,14 @@ func TestRenderWindowThreadAndTheme(t *testing.T) {
 		want := barColor(tr, worker, e, theme)
 		y := firstRowY() + 2
 		plain := []int{3, 400, 795}
-		if worker.Dur[e] > render.LongTask {
+		if worker.DurAt(e) > render.LongTask {
 			// Hatched past 50 ms, with the red corner: only its first 50 ms are plain.
-			plain = []int{3, int(render.LongTask / worker.Dur[e] * 800 / 2)}
+			plain = []int{3, int(render.LongTask / worker.DurAt(e) * 800 / 2)}
 		}
 		for _, px := range plain {
 			if got := render.Pixel(img, px, y); got != want {
 				t.Errorf("%s: worker's root %s zoomed: pixel (%d, %d) is %v, want %v", theme.Name,
-					tr.Strings.Get(worker.Name[e]), px, y, got, want)
+					tr.Strings.Get(worker.NameAt(e)), px, y, got, want)
 			}
 		}
 		// The process header row, right of its title, in the theme's colour.

@@ -54,8 +54,8 @@ func printStats(w io.Writer, file string, size int64, tr *core.Trace, loadDur, i
 		entries += t.Len()
 		notInTree += t.NotInTree
 		maxDepth = max(maxDepth, t.MaxDepth)
-		for _, k := range t.Kind {
-			if k == core.EntryProfileCall {
+		for e := range t.Len() {
+			if t.KindAt(e) == core.EntryProfileCall {
 				calls++
 			}
 		}

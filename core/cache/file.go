@@ -193,8 +193,37 @@ func consistent(tr *core.Trace) error {
 		}
 	}
 	for i := range tr.Tracks {
-		if err := sameLengths(reflect.ValueOf(&tr.Tracks[i]).Elem()); err != nil {
+		if err := trackLengths(&tr.Tracks[i]); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// trackLengths checks a track's columns: Kind and Frame may be absent (they follow from Node
+// then), NodeFrame is per node, and the times are in one of their two forms.
+func trackLengths(t *core.Track) error {
+	if err := sameLengths(reflect.ValueOf(t).Elem(), "Kind", "Frame", "NodeFrame"); err != nil {
+		return err
+	}
+	n := t.Len()
+	for _, c := range []struct {
+		name string
+		len  int
+		ok   bool
+	}{
+		{"Kind", len(t.Kind), t.Kind == nil || len(t.Kind) == n},
+		{"Frame", len(t.Frame), t.Frame == nil || len(t.Frame) == n},
+		{"Start", t.Start.Len(), t.Start.Len() == n && (t.Start.Wide == nil || t.Start.Off == nil)},
+		{"Dur", t.Dur.Len(), t.Dur.Len() == n && (t.Dur.Wide == nil || t.Dur.Off == nil)},
+	} {
+		if !c.ok {
+			return fmt.Errorf("track column %s has %d entries, want %d", c.name, c.len, n)
+		}
+	}
+	for _, p := range t.Parent {
+		if p >= int32(n) {
+			return fmt.Errorf("track parent %d past its %d entries", p, n)
 		}
 	}
 	return nil

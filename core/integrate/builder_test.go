@@ -135,7 +135,7 @@ type row struct {
 func rows(tr *core.Trace, t *core.Track) []row {
 	out := make([]row, t.Len())
 	for i := range out {
-		out[i] = row{t.Kind[i], tr.Strings.Get(t.Name[i]), t.Start[i], t.Dur[i], int(t.Depth[i])}
+		out[i] = row{t.KindAt(i), tr.Strings.Get(t.NameAt(i)), t.StartAt(i), t.DurAt(i), int(t.DepthAt(i))}
 	}
 	return out
 }

@@ -156,16 +156,16 @@ func loadAndBuild(t testing.TB, path string) *core.Trace {
 // ourEntry renders our track entry i like a reference entry, for messages.
 func ourEntry(tr *core.Trace, tk *core.Track, i int) refEntry {
 	e := refEntry{
-		Name:  tr.Strings.Get(tk.Name[i]),
-		Ts:    tk.Start[i],
-		Dur:   tk.Dur[i],
-		Depth: int(tk.Depth[i]),
+		Name:  tr.Strings.Get(tk.NameAt(i)),
+		Ts:    tk.StartAt(i),
+		Dur:   tk.DurAt(i),
+		Depth: int(tk.DepthAt(i)),
 		Kind:  "event",
 		Line:  -1,
 	}
-	if tk.Kind[i] == core.EntryProfileCall {
+	if tk.KindAt(i) == core.EntryProfileCall {
 		e.Kind = "profileCall"
-		f := tr.Frames[tk.Frame[i]]
+		f := tr.Frames[tk.FrameAt(i)]
 		e.URL, e.Line = tr.Strings.Get(f.URL), int(f.Line)
 	}
 	return e
@@ -181,16 +181,16 @@ func (e refEntry) String() string {
 
 // matches tells whether our entry i equals the reference entry, without allocating.
 func matches(tr *core.Trace, tk *core.Track, i int, want *refEntry) bool {
-	call := tk.Kind[i] == core.EntryProfileCall
-	if call != (want.Kind == "profileCall") || int(tk.Depth[i]) != want.Depth ||
-		math.Abs(tk.Start[i]-want.Ts) > tolerance || math.Abs(tk.Dur[i]-want.Dur) > tolerance ||
-		tr.Strings.Get(tk.Name[i]) != want.Name {
+	call := tk.KindAt(i) == core.EntryProfileCall
+	if call != (want.Kind == "profileCall") || int(tk.DepthAt(i)) != want.Depth ||
+		math.Abs(tk.StartAt(i)-want.Ts) > tolerance || math.Abs(tk.DurAt(i)-want.Dur) > tolerance ||
+		tr.Strings.Get(tk.NameAt(i)) != want.Name {
 		return false
 	}
 	if !call {
 		return want.Kind == "event" && want.URL == "" && want.Line == -1
 	}
-	f := &tr.Frames[tk.Frame[i]]
+	f := &tr.Frames[tk.FrameAt(i)]
 	return int(f.Line) == want.Line && tr.Strings.Get(f.URL) == want.URL
 }
 
@@ -315,8 +315,8 @@ func TestFilesWithoutReference(t *testing.T) {
 				tk := trackFor(tr, p.Pid, p.Tid)
 				calls := 0
 				if tk != nil {
-					for _, k := range tk.Kind {
-						if k == core.EntryProfileCall {
+					for e := range tk.Len() {
+						if tk.KindAt(e) == core.EntryProfileCall {
 							calls++
 						}
 					}
@@ -348,9 +348,9 @@ func checkAgainstNaive(t *testing.T, tr *core.Trace) {
 		}
 		for i := 0; i < got.len(); i++ {
 			g, w := got.at(int32(i)), want.at(int32(i))
-			if g.node != w.node || g.ts != w.ts || g.dur != w.dur {
+			if g.node != w.node || got.ts(g) != want.ts(w) || g.dur != w.dur {
 				t.Errorf("thread %d call %d: node %d ts %v dur %v, the plain port has node %d ts %v dur %v",
-					tr.Threads[j.thread].Tid, i, g.node, g.ts, g.dur, w.node, w.ts, w.dur)
+					tr.Threads[j.thread].Tid, i, g.node, got.ts(g), g.dur, w.node, want.ts(w), w.dur)
 				break
 			}
 		}

@@ -3,6 +3,7 @@ package integrate
 import (
 	"context"
 	"math"
+	"slices"
 
 	"flamedesk/core"
 )
@@ -230,16 +231,20 @@ func (w *walker) track(tr *core.Trace, prof int32) core.Track {
 	if n == 0 {
 		return t
 	}
-	t.Start = make([]float64, 0, n)
-	t.Dur = make([]float64, 0, n)
-	t.Self = make([]float64, 0, n)
+	first := math.Inf(1)
+	for _, ts := range w.ts {
+		first = min(first, ts)
+	}
+	t.Start = core.NewTimes(first, 0)
+	t.Start.Off = make([]uint32, 0, n)
+	t.Dur = core.NewTimes(0, 0)
+	t.Dur.Off = make([]uint32, 0, n)
 	t.Depth = make([]uint16, 0, n)
-	t.Kind = make([]core.EntryKind, 0, n)
 	t.Name = make([]core.StrID, 0, n)
-	t.Frame = make([]core.FrameID, 0, n)
 	t.Parent = make([]int32, 0, n)
 	t.Ref = make([]int32, 0, n)
 	t.Node = make([]int32, 0, n)
+	t.NodeFrame = slices.Clone(w.p.NodeFrame)
 	at := make([]int32, n) // call -> track index, -1 when left out
 	for c := 0; c < n; c++ {
 		at[c] = -1
@@ -251,19 +256,15 @@ func (w *walker) track(tr *core.Trace, prof int32) core.Track {
 				continue
 			}
 			parent = at[pc]
-			t.Self[parent] -= w.dur[c]
 		}
 		at[c] = int32(t.Len())
 		d := max(min(int(w.depth[c]), math.MaxUint16), 0)
 		t.MaxDepth = max(t.MaxDepth, d)
 		f := w.p.NodeFrame[w.node[c]]
-		t.Start = append(t.Start, w.ts[c])
-		t.Dur = append(t.Dur, w.dur[c])
-		t.Self = append(t.Self, w.dur[c])
+		t.Start.Append(w.ts[c])
+		t.Dur.Append(w.dur[c])
 		t.Depth = append(t.Depth, uint16(d))
-		t.Kind = append(t.Kind, core.EntryProfileCall)
 		t.Name = append(t.Name, frameName(tr, f))
-		t.Frame = append(t.Frame, f)
 		t.Parent = append(t.Parent, parent)
 		t.Ref = append(t.Ref, w.sample[c])
 		t.Node = append(t.Node, w.node[c])

@@ -37,6 +37,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"time"
@@ -55,6 +57,7 @@ func Build(tr *core.Trace) {
 func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	p.SetStage("building tracks")
 	tr.Tracks = nil
+	defer holdHeap(tr)()
 	t0 := time.Now()
 	var jobs []job
 	switch tr.Kind {
@@ -136,6 +139,30 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	}
 	tr.Warnings.Add("entries that end after their parent left out of the tree, as DevTools does", notInTree)
 	return nil
+}
+
+// holdHeap keeps the heap near what is live while the tracks are built, and returns what undoes
+// it. Building lets go of each thread's calls as its track fills, but by default the collector
+// would only run once the heap doubled, so the freed blocks and the new columns would be mapped
+// at once. A soft memory limit makes it collect (and return pages) as it goes: the JSON's size,
+// or what was live when the build started (e.g. another file open in the window) and half the
+// JSON's size more. Where the live heap is above it, the collector is capped at half of the CPU.
+func holdHeap(tr *core.Trace) func() {
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	var target int64
+	if json := tr.Stats.JSONBytes; json > 0 {
+		target = json
+		if live[0].Value.Kind() == metrics.KindUint64 {
+			target = max(target, int64(live[0].Value.Uint64())+json/2)
+		}
+	}
+	prev := debug.SetMemoryLimit(-1)
+	if target <= 0 || target >= prev {
+		return func() {}
+	}
+	debug.SetMemoryLimit(target)
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // Names of the stages Build adds to tr.Stats.Stages.
@@ -414,56 +441,50 @@ func usable(tr *core.Trace, p *core.ProfileModel) bool {
 // treify merges the thread's sorted entries with its ProfileCalls and nests them (RULES.md §4):
 // an item starting at or after the open parent's end closes the parent; an item that starts
 // inside its parent but ends after it is left out of the tree (DevTools keeps it only in the
-// thread's flat list); depth is the number of open ancestors; self time is the duration minus the
-// children's durations. Entries come out in pre-order, which is the merged order itself.
+// thread's flat list); depth is the number of open ancestors. Entries come out in pre-order, which
+// is the merged order itself.
 //
-// The nesting is sequential; it records in Ref where each row comes from (a call index, or the
-// complement of an event index) and fill then writes the other columns on all cores.
+// The calls are read once, in creation order, and each block of them is let go as soon as the
+// walk has passed it, so that the calls and the track they become are not both held whole.
 func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileIndex, prof int32, warnings *[]string) core.Track {
 	n := len(es) + c.len()
+	// Both lists are in time order: the first of either starts first.
+	first := math.Inf(1)
+	if len(es) > 0 {
+		first = es[0].ts
+	}
+	if c.len() > 0 {
+		first = min(first, c.ts(c.at(0)))
+	}
 	t := core.Track{
 		Thread:  th,
-		Start:   make([]float64, n),
-		Dur:     make([]float64, n),
-		Self:    make([]float64, n),
+		Start:   core.NewTimes(first, n),
+		Dur:     core.NewTimes(0, n),
 		Depth:   make([]uint16, n),
-		Kind:    make([]core.EntryKind, n),
 		Name:    make([]core.StrID, n),
-		Frame:   make([]core.FrameID, n),
 		Parent:  make([]int32, n),
 		Ref:     make([]int32, n),
 		Node:    make([]int32, n),
 		Profile: -1,
 	}
-	// The nesting pass writes Self, Depth, Parent and Ref; map the pages of the columns fill
-	// writes meanwhile.
-	var touched sync.WaitGroup
 	if n >= bigJob {
-		adviseHuge(t.Start)
-		adviseHuge(t.Dur)
-		adviseHuge(t.Self)
+		adviseHuge(t.Start.Off)
+		adviseHuge(t.Dur.Off)
 		adviseHuge(t.Depth)
-		adviseHuge(t.Kind)
 		adviseHuge(t.Name)
-		adviseHuge(t.Frame)
 		adviseHuge(t.Parent)
 		adviseHuge(t.Ref)
 		adviseHuge(t.Node)
-		touched.Add(1)
-		go func(start, dur []float64, kind []core.EntryKind, name []core.StrID, frame []core.FrameID, node []int32) {
-			defer touched.Done()
-			touch(start)
-			touch(dur)
-			touch(kind)
-			touch(name)
-			touch(frame)
-			touch(node)
-		}(t.Start, t.Dur, t.Kind, t.Name, t.Frame, t.Node)
+	}
+	var nodeFrame []core.FrameID
+	if px != nil {
+		nodeFrame = px.p.NodeFrame
 	}
 	type open struct {
 		row        int32
 		start, end float64
 	}
+	ev := &tr.Events
 	var stack []open
 	deep, k, calls := 0, 0, 0
 	ei, ci := 0, 0
@@ -471,8 +492,10 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		var isCall bool
 		var ts, dur float64
 		var x *call
+		var xts float64
 		if ci < c.len() {
 			x = c.at(int32(ci))
+			xts = c.ts(x)
 		}
 		switch {
 		case x == nil:
@@ -483,15 +506,15 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			// with its event comparator: earlier start first, then later end, then the call.
 			e := &es[ei]
 			switch {
-			case e.ts < x.ts:
-			case e.ts > x.ts:
+			case e.ts < xts:
+			case e.ts > xts:
 				isCall = true
 			default:
-				isCall = !(e.end() > x.ts+x.dur)
+				isCall = !(e.end() > xts+x.dur)
 			}
 		}
 		if isCall {
-			ts, dur = x.ts, x.dur
+			ts, dur = xts, x.dur
 		} else {
 			ts, dur = es[ei].ts, es[ei].dur
 		}
@@ -507,89 +530,55 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		if parent >= 0 && ts+dur > stack[len(stack)-1].end {
 			t.NotInTree++
 		} else {
-			if parent >= 0 {
-				t.Self[parent] -= dur
-			}
 			depth := len(stack)
 			if depth > math.MaxUint16 {
 				depth = math.MaxUint16
 				deep++
 			}
 			t.MaxDepth = max(t.MaxDepth, depth)
-			t.Self[k] = dur
 			t.Depth[k] = uint16(depth)
 			t.Parent[k] = parent
 			if isCall {
-				t.Ref[k] = int32(ci)
+				t.Start.Set(k, xts)
+				t.Dur.Set(k, x.dur)
+				t.Name[k] = frameName(tr, nodeFrame[x.node])
+				t.Ref[k] = x.sample()
+				t.Node[k] = x.node
 				calls++
 			} else {
-				t.Ref[k] = ^es[ei].ev
+				e := es[ei].ev
+				t.Start.Set(k, ev.Ts[e])
+				// Events.Dur holds what the entry had: a B's paired length, NaN for none.
+				if d := ev.Dur[e]; !math.IsNaN(d) {
+					t.Dur.Set(k, d)
+				}
+				t.Name[k] = ev.Name[e]
+				t.Ref[k] = e
+				t.Node[k] = -1
 			}
 			stack = append(stack, open{int32(k), ts, ts + dur})
 			k++
 		}
 		if isCall {
 			ci++
+			if ci&(1<<callBlockBits-1) == 0 {
+				c.release(int32(ci - 1))
+			}
 		} else {
 			ei++
 		}
 	}
-	t.Start, t.Dur, t.Self, t.Depth, t.Kind = t.Start[:k], t.Dur[:k], t.Self[:k], t.Depth[:k], t.Kind[:k]
-	t.Name, t.Frame, t.Parent, t.Ref, t.Node = t.Name[:k], t.Frame[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
+	t.Start.Truncate(k)
+	t.Dur.Truncate(k)
+	t.Depth, t.Name, t.Parent, t.Ref, t.Node = t.Depth[:k], t.Name[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
 	if calls > 0 {
 		t.Profile = prof
+		t.NodeFrame = slices.Clone(nodeFrame)
 	}
-	touched.Wait()
-	fill(tr, &t, c, px)
 	if deep > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("thread %d: entries deeper than %d shown at that depth", tr.Threads[th].Tid, math.MaxUint16))
 	}
 	return t
-}
-
-// fill writes the columns that follow from each row's source, in parallel ranges.
-func fill(tr *core.Trace, t *core.Track, c *calls, px *profileIndex) {
-	rows := t.Len()
-	parts := 1
-	if rows >= 1<<16 {
-		parts = runtime.GOMAXPROCS(0)
-	}
-	var wg sync.WaitGroup
-	for part := 0; part < parts; part++ {
-		lo, hi := rows*part/parts, rows*(part+1)/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ev := &tr.Events
-			for k := lo; k < hi; k++ {
-				r := t.Ref[k]
-				if r < 0 {
-					e := ^r
-					t.Start[k] = ev.Ts[e]
-					// Events.Dur holds what the entry had: a B's paired length, NaN for none.
-					if d := ev.Dur[e]; !math.IsNaN(d) {
-						t.Dur[k] = d
-					}
-					t.Kind[k] = core.EntryEvent
-					t.Name[k] = ev.Name[e]
-					t.Frame[k] = core.NoFrame
-					t.Ref[k] = e
-					t.Node[k] = -1
-					continue
-				}
-				x := c.at(r)
-				f := px.p.NodeFrame[x.node]
-				t.Start[k] = x.ts
-				t.Dur[k] = x.dur
-				t.Kind[k] = core.EntryProfileCall
-				t.Name[k] = frameName(tr, f)
-				t.Frame[k] = f
-				t.Ref[k] = x.sample
-				t.Node[k] = x.node
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 func frameName(tr *core.Trace, f core.FrameID) core.StrID {

@@ -134,7 +134,7 @@ func TestFrameEqualityNativeAndGC(t *testing.T) {
 		pcall("D", 30, 10, 2),
 	})
 	tk := trackOf(t, b.tr, 0)
-	if u := b.tr.Strings.Get(b.tr.Frames[tk.Frame[1]].URL); u != "https://x/a.js" {
+	if u := b.tr.Strings.Get(b.tr.Frames[tk.FrameAt(1)].URL); u != "https://x/a.js" {
 		t.Errorf("merged frame should keep the first node's url, got %q", u)
 	}
 }
@@ -164,11 +164,11 @@ func TestSampleTraceID(t *testing.T) {
 		pcall("B", 70, 30, 2),
 	})
 	tk := trackOf(t, b.tr, 0)
-	if tk.Ref[3] != -1 {
-		t.Errorf("call from a trace id should have sample index -1, got %d", tk.Ref[3])
+	if tk.RefAt(3) != -1 {
+		t.Errorf("call from a trace id should have sample index -1, got %d", tk.RefAt(3))
 	}
-	if tk.Ref[1] != 0 || tk.Ref[5] != 2 {
-		t.Errorf("sample indexes: got %d and %d, want 0 and 2", tk.Ref[1], tk.Ref[5])
+	if tk.RefAt(1) != 0 || tk.RefAt(5) != 2 {
+		t.Errorf("sample indexes: got %d and %d, want 0 and 2", tk.RefAt(1), tk.RefAt(5))
 	}
 }
 
@@ -184,8 +184,8 @@ func TestNotInTree(t *testing.T) {
 	if tk.NotInTree != 1 {
 		t.Errorf("NotInTree = %d, want 1", tk.NotInTree)
 	}
-	if tk.Self[0] != 49 || tk.Parent[1] != 0 {
-		t.Errorf("self/parent wrong: self %v parent %v", tk.Self, tk.Parent)
+	if tk.SelfAt(0) != 49 || tk.ParentAt(1) != 0 {
+		t.Errorf("self/parent wrong: self %v parent %v", tk.SelfAt(0), tk.ParentAt(1))
 	}
 }
 

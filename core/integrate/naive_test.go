@@ -12,7 +12,7 @@ import (
 // built per sample, compared frame by frame, every open frame re-stamped on every truncation. It
 // is O(n × depth) and exists only to check the fast integrator on random inputs.
 func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
-	var out calls
+	out := calls{sampleTs: p.Timestamps, eventTs: tr.Events.Ts}
 	type sc struct {
 		ts     float64
 		sample int32
@@ -98,7 +98,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 		}
 		for _, c := range open {
 			x := out.at(c)
-			x.dur = max(t-x.ts, 0)
+			x.dur = max(t-out.ts(x), 0)
 		}
 		open = open[:depth]
 	}
@@ -106,7 +106,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 		return n == p.RootNode || n == p.ProgramNode || n == p.IdleNode || (p.GCNode >= 0 && n == p.GCNode)
 	}
 	// merge with stack == nil meaning "the open stack itself".
-	merge := func(stack []int32, self bool, ts float64, sample int32) {
+	merge := func(stack []int32, self bool, ts float64, src int32) {
 		var cur []int32
 		if self {
 			for _, c := range open {
@@ -130,7 +130,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 			if isMeta(cur[i]) {
 				continue
 			}
-			c := out.add(call{ts: ts, node: cur[i], sample: sample})
+			c := out.add(call{node: cur[i], src: src})
 			open = append(open, c)
 		}
 	}
@@ -159,12 +159,12 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 		n, ok := p.TraceIDNode[id]
 		if id != 0 && ok && n >= 0 && p.NodeID[n] != 0 {
 			if p.GCNode >= 0 && n == p.GCNode {
-				merge([]int32{}, false, e.ts, -1)
+				merge([]int32{}, false, e.ts, ^e.ev)
 			} else {
-				merge(chain(n), false, e.ts, -1)
+				merge(chain(n), false, e.ts, ^e.ev)
 			}
 		} else {
-			merge(nil, true, e.ts, -1)
+			merge(nil, true, e.ts, ^e.ev)
 		}
 		locks = append(locks, int32(len(open)))
 	}
@@ -304,9 +304,9 @@ func TestIntegratorMatchesNaive(t *testing.T) {
 		}
 		for i := 0; i < got.len(); i++ {
 			g, w := got.at(int32(i)), want.at(int32(i))
-			if g.node != w.node || g.ts != w.ts || g.dur != w.dur || g.sample != w.sample {
-				t.Fatalf("iteration %d: call %d = node %d ts %v dur %v sample %d, want node %d ts %v dur %v sample %d",
-					iter, i, g.node, g.ts, g.dur, g.sample, w.node, w.ts, w.dur, w.sample)
+			if g.node != w.node || got.ts(g) != want.ts(w) || g.dur != w.dur || g.src != w.src {
+				t.Fatalf("iteration %d: call %d = node %d ts %v dur %v src %d, want node %d ts %v dur %v src %d",
+					iter, i, g.node, got.ts(g), g.dur, g.src, w.node, want.ts(w), w.dur, w.src)
 			}
 		}
 	}

@@ -47,12 +47,18 @@ type segment struct {
 	path  int32
 }
 
-// call is one constructed ProfileCall.
+// call is one constructed ProfileCall. A deep trace makes millions, so its start is not stored:
+// it is the time of the sample or trace event that pushed it (calls.ts).
 type call struct {
-	ts, dur float64
-	node    int32
-	sample  int32 // sample index, -1 for calls built from a trace event's sampleTraceId
+	dur  float64
+	node int32
+	// src is the sample index, or for a call built from a trace event's sampleTraceId the
+	// complement of the event's index.
+	src int32
 }
+
+// sample is the call's sample index, -1 for a call built from a trace event.
+func (x *call) sample() int32 { return max(x.src, -1) }
 
 // calls is the integrator's output: the constructed ProfileCalls in the order DevTools creates
 // them (time order, parents before children at equal times). A deep trace makes millions of
@@ -62,9 +68,19 @@ type calls struct {
 	n      int
 	limit  grant        // the build's entry budget: add stops making blocks once it is spent
 	source *blockSource // pre-mapped blocks for big jobs; nil to allocate them here
+	// sampleTs and eventTs are the profile's Timestamps and Trace.Events.Ts, where calls start.
+	sampleTs, eventTs []float64
 }
 
-const callBlockBits = 17 // 3 MiB blocks: room for a 2 MiB huge page
+// ts is where call x starts: its sample's time as DevTools has it, or its trace event's start.
+func (c *calls) ts(x *call) float64 {
+	if x.src >= 0 {
+		return devtoolsMicros(c.sampleTs[x.src])
+	}
+	return c.eventTs[^x.src]
+}
+
+const callBlockBits = 17 // 2 MiB blocks: one huge page
 
 type callBlock [1 << callBlockBits]call
 
@@ -72,6 +88,11 @@ func (c *calls) len() int { return c.n }
 
 func (c *calls) at(i int32) *call {
 	return &c.blocks[i>>callBlockBits][i&(1<<callBlockBits-1)]
+}
+
+// release lets go of the block that holds call i, once nothing reads it any more.
+func (c *calls) release(i int32) {
+	c.blocks[i>>callBlockBits] = nil
 }
 
 func (c *calls) add(x call) int32 {
@@ -119,6 +140,7 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 	p := px.p
 	in := &integrator{px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
 	in.out.limit.from = limit
+	in.out.sampleTs, in.out.eventTs = p.Timestamps, tr.Events.Ts
 	if len(entries)+len(p.Samples) >= bigJob {
 		in.out.source = newBlockSource()
 		defer func() {
@@ -245,7 +267,7 @@ func (in *integrator) onEventStart(tr *core.Trace, e *entry) {
 			if n != in.px.p.GCNode {
 				base, path = n, in.px.stack[n]
 			}
-			in.merge(base, path, e.ts, -1)
+			in.merge(base, path, e.ts, ^e.ev)
 		} else {
 			in.truncate(int32(len(in.open)), e.ts)
 		}

@@ -2,8 +2,9 @@ package integrate
 
 // merge brings the open JS frames in line with a new stack at time ts (RULES.md §3 "Merging a
 // stack"). The new stack is trie path `path`; its pushable frames are the ancestors of profile
-// node base (-1 for none). sample is the sample index recorded on new calls (-1 for a trace id).
-func (in *integrator) merge(base, path int32, ts float64, sample int32) {
+// node base (-1 for none). src is what new calls come from: a sample index, or the complement of
+// the trace event's index for a trace id.
+func (in *integrator) merge(base, path int32, ts float64, src int32) {
 	px := in.px
 	lock := in.topLock()
 	lenQ := px.trie.depth[path]
@@ -36,7 +37,7 @@ func (in *integrator) merge(base, path int32, ts float64, sample int32) {
 			// A skipped meta frame below this one (malformed profiles only) shifts positions.
 			rawFrom = int32(len(in.open))
 		}
-		in.push(v, ts, sample)
+		in.push(v, src)
 	}
 	in.scratch = col[:0]
 
@@ -61,8 +62,8 @@ func (in *integrator) merge(base, path int32, ts float64, sample int32) {
 	}
 }
 
-func (in *integrator) push(node int32, ts float64, sample int32) {
-	c := in.out.add(call{ts: ts, node: node, sample: sample})
+func (in *integrator) push(node, src int32) {
+	c := in.out.add(call{node: node, src: src})
 	in.open = append(in.open, c)
 	in.openEpoch = append(in.openEpoch, in.truncations)
 }
@@ -91,7 +92,7 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 	in.lastTruncAt = t
 	for _, c := range in.open[depth:] {
 		x := in.out.at(c)
-		x.dur = max(t-x.ts, 0)
+		x.dur = max(t-in.out.ts(x), 0)
 	}
 	in.open = in.open[:depth]
 	in.openEpoch = in.openEpoch[:depth]
@@ -107,7 +108,7 @@ func (in *integrator) finish() {
 	for k, c := range in.open {
 		if in.truncations != in.openEpoch[k] {
 			x := in.out.at(c)
-			x.dur = max(in.lastTruncAt-x.ts, 0)
+			x.dur = max(in.lastTruncAt-in.out.ts(x), 0)
 		}
 	}
 	in.open = in.open[:0]

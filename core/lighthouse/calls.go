@@ -46,6 +46,8 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 	c := &Calls{Refined: refined && s.Refined != nil}
 	c.Track.Thread = p.Thread
 	c.Track.Profile = -1
+	c.Track.Start = core.NewTimes(tr.MinTs, 0)
+	c.Track.Dur = core.NewTimes(0, 0)
 	var modelIndex map[int64]int32
 	for i := range tr.Profiles {
 		if m := &tr.Profiles[i]; m.Thread == p.Thread && p.Thread != noThread {
@@ -81,7 +83,7 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 			c.End[k] = int32(i)
 			c.Finish[k] = ts
 			c.FinishEarliest[k], c.FinishLatest[k] = s.Earliest(i), s.Latest(i)
-			t.Dur[k] = max(ts, t.Start[k]) - t.Start[k]
+			t.Dur.Set(int(k), max(ts, t.StartAt(int(k)))-t.StartAt(int(k)))
 			continue
 		}
 		if skip[node] {
@@ -93,7 +95,7 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 		start := ts
 		if len(callStack) > 0 {
 			parent = callStack[len(callStack)-1]
-			start = max(start, t.Start[parent])
+			start = max(start, t.StartAt(int(parent)))
 		}
 		open = append(open, k)
 		callStack = append(callStack, k)
@@ -110,8 +112,8 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 		if n, ok := modelIndex[p.Nodes[node].ID]; ok {
 			modelNode = n
 		}
-		t.Start = append(t.Start, start)
-		t.Dur = append(t.Dur, 0)
+		t.Start.Append(start)
+		t.Dur.Append(0)
 		t.Depth = append(t.Depth, uint16(min(len(callStack)-1, 0xffff)))
 		t.Kind = append(t.Kind, core.EntryProfileCall)
 		t.Name = append(t.Name, p.Nodes[node].FunctionName)
@@ -124,10 +126,9 @@ func CallsOf(tr *core.Trace, r *Result, refined bool) *Calls {
 	// Parents come before their children, so one pass clamps every end into its parent's.
 	for k, parent := range t.Parent {
 		if parent >= 0 {
-			t.Dur[k] = max(0, min(t.Start[k]+t.Dur[k], t.Start[parent]+t.Dur[parent])-t.Start[k])
+			t.Dur.Set(k, max(0, min(t.StartAt(k)+t.DurAt(k), t.StartAt(int(parent))+t.DurAt(int(parent)))-t.StartAt(k)))
 		}
 	}
-	finishSelf(t)
 	return c
 }
 
@@ -151,16 +152,6 @@ func skippedNodes(tr *core.Trace, p *Profile) []bool {
 	return skip
 }
 
-// finishSelf sets Self from Dur and the children's Dur.
-func finishSelf(t *core.Track) {
-	t.Self = append(t.Self[:0], t.Dur...)
-	for i, parent := range t.Parent {
-		if parent >= 0 {
-			t.Self[parent] -= t.Dur[i]
-		}
-	}
-}
-
 // Merge returns a copy of base, a thread's track from core/integrate, with its ProfileCalls
 // replaced by calls and the tree rebuilt: entries by start (longer first, trace events before
 // calls on ties), each nested in the innermost open entry that it starts in. Trace events are
@@ -177,13 +168,13 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 	}
 	var all []entry
 	for i := 0; i < base.Len(); i++ {
-		if base.Kind[i] == core.EntryEvent {
-			all = append(all, entry{from: int32(i), start: base.Start[i], dur: base.Dur[i]})
+		if base.KindAt(i) == core.EntryEvent {
+			all = append(all, entry{from: int32(i), start: base.StartAt(i), dur: base.DurAt(i)})
 		}
 	}
 	ct := &calls.Track
 	for i := 0; i < ct.Len(); i++ {
-		all = append(all, entry{from: int32(i), call: true, start: ct.Start[i], dur: ct.Dur[i]})
+		all = append(all, entry{from: int32(i), call: true, start: ct.StartAt(i), dur: ct.DurAt(i)})
 	}
 	slices.SortStableFunc(all, func(a, b entry) int {
 		switch {
@@ -200,7 +191,7 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 		return 0
 	})
 
-	out := core.Track{Thread: base.Thread, Profile: base.Profile}
+	out := core.Track{Thread: base.Thread, Profile: base.Profile, Start: core.NewTimes(base.Start.Base, 0), Dur: core.NewTimes(0, 0)}
 	if out.Profile < 0 {
 		out.Profile = ct.Profile
 	}
@@ -209,7 +200,7 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 		end := e.start + e.dur
 		for len(stack) > 0 {
 			top := stack[len(stack)-1]
-			if e.start < out.Start[top]+out.Dur[top] {
+			if e.start < out.StartAt(int(top))+out.DurAt(int(top)) {
 				break
 			}
 			stack = stack[:len(stack)-1]
@@ -217,17 +208,17 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 		if !e.call {
 			for len(stack) > 0 {
 				top := stack[len(stack)-1]
-				if out.Kind[top] != core.EntryProfileCall || end <= out.Start[top]+out.Dur[top] {
+				if out.KindAt(int(top)) != core.EntryProfileCall || end <= out.StartAt(int(top))+out.DurAt(int(top)) {
 					break
 				}
-				out.Dur[top] = e.start - out.Start[top]
+				out.Dur.Set(int(top), e.start-out.StartAt(int(top)))
 				stack = stack[:len(stack)-1]
 			}
 		}
 		parent := int32(-1)
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1]
-			if limit := out.Start[parent] + out.Dur[parent]; end > limit {
+			if limit := out.StartAt(int(parent)) + out.DurAt(int(parent)); end > limit {
 				if !e.call {
 					out.NotInTree++
 					continue
@@ -237,26 +228,25 @@ func Merge(base *core.Track, calls *Calls) core.Track {
 		}
 		k := int32(out.Len())
 		depth := len(stack)
-		out.Start = append(out.Start, e.start)
-		out.Dur = append(out.Dur, e.dur)
+		out.Start.Append(e.start)
+		out.Dur.Append(e.dur)
 		out.Depth = append(out.Depth, uint16(min(depth, 0xffff)))
 		out.Parent = append(out.Parent, parent)
 		if e.call {
 			out.Kind = append(out.Kind, core.EntryProfileCall)
-			out.Name = append(out.Name, ct.Name[e.from])
-			out.Frame = append(out.Frame, ct.Frame[e.from])
+			out.Name = append(out.Name, ct.NameAt(int(e.from)))
+			out.Frame = append(out.Frame, ct.FrameAt(int(e.from)))
 			out.Ref = append(out.Ref, e.from)
-			out.Node = append(out.Node, ct.Node[e.from])
+			out.Node = append(out.Node, ct.NodeAt(int(e.from)))
 		} else {
 			out.Kind = append(out.Kind, core.EntryEvent)
-			out.Name = append(out.Name, base.Name[e.from])
+			out.Name = append(out.Name, base.NameAt(int(e.from)))
 			out.Frame = append(out.Frame, core.NoFrame)
-			out.Ref = append(out.Ref, base.Ref[e.from])
+			out.Ref = append(out.Ref, base.RefAt(int(e.from)))
 			out.Node = append(out.Node, -1)
 		}
 		out.MaxDepth = max(out.MaxDepth, depth)
 		stack = append(stack, k)
 	}
-	finishSelf(&out)
 	return out
 }

@@ -32,14 +32,14 @@ func TestRefinedTimingTracks(t *testing.T) {
 				// Every call and every trace event of the thread's own track is kept.
 				calls, events, baseEvents := 0, 0, 0
 				for k := 0; k < tm.Tracks[i].Len(); k++ {
-					if tm.Tracks[i].Kind[k] == core.EntryProfileCall {
+					if tm.Tracks[i].KindAt(k) == core.EntryProfileCall {
 						calls++
 					} else {
 						events++
 					}
 				}
 				for k := 0; k < tr.Tracks[i].Len(); k++ {
-					if tr.Tracks[i].Kind[k] == core.EntryEvent {
+					if tr.Tracks[i].KindAt(k) == core.EntryEvent {
 						baseEvents++
 					}
 				}
@@ -66,18 +66,18 @@ func checkTree(t *testing.T, label string, tk *core.Track) {
 	t.Helper()
 	const eps = 1e-6
 	for k := 0; k < tk.Len(); k++ {
-		p := tk.Parent[k]
+		p := tk.ParentAt(k)
 		if p < 0 {
-			if tk.Depth[k] != 0 {
-				t.Errorf("%s: root %d at depth %d", label, k, tk.Depth[k])
+			if tk.DepthAt(k) != 0 {
+				t.Errorf("%s: root %d at depth %d", label, k, tk.DepthAt(k))
 				return
 			}
 			continue
 		}
-		if int(p) >= k || tk.Depth[k] != tk.Depth[p]+1 ||
-			tk.Start[k] < tk.Start[p]-eps || tk.Start[k]+tk.Dur[k] > tk.Start[p]+tk.Dur[p]+eps || tk.Dur[k] < 0 {
+		if int(p) >= k || tk.DepthAt(k) != tk.DepthAt(int(p))+1 ||
+			tk.StartAt(k) < tk.StartAt(int(p))-eps || tk.StartAt(k)+tk.DurAt(k) > tk.StartAt(int(p))+tk.DurAt(int(p))+eps || tk.DurAt(k) < 0 {
 			t.Errorf("%s: entry %d (%v +%v, depth %d) does not fit its parent %d (%v +%v, depth %d)",
-				label, k, tk.Start[k], tk.Dur[k], tk.Depth[k], p, tk.Start[p], tk.Dur[p], tk.Depth[p])
+				label, k, tk.StartAt(k), tk.DurAt(k), tk.DepthAt(k), p, tk.StartAt(int(p)), tk.DurAt(int(p)), tk.DepthAt(int(p)))
 			return
 		}
 	}

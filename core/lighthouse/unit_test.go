@@ -330,23 +330,23 @@ func TestCallsPairAndNest(t *testing.T) {
 		t.Fatalf("%d calls, want a and b (no root, no (program))", c.Len())
 	}
 	tk := &c.Track
-	if strs.Get(tk.Name[0]) != "a" || strs.Get(tk.Name[1]) != "b" || tk.Parent[1] != 0 || tk.Depth[0] != 0 || tk.Depth[1] != 1 {
-		t.Errorf("calls: names %q %q, parent %d, depths %d %d", strs.Get(tk.Name[0]), strs.Get(tk.Name[1]), tk.Parent[1], tk.Depth[0], tk.Depth[1])
+	if strs.Get(tk.NameAt(0)) != "a" || strs.Get(tk.NameAt(1)) != "b" || tk.ParentAt(1) != 0 || tk.DepthAt(0) != 0 || tk.DepthAt(1) != 1 {
+		t.Errorf("calls: names %q %q, parent %d, depths %d %d", strs.Get(tk.NameAt(0)), strs.Get(tk.NameAt(1)), tk.ParentAt(1), tk.DepthAt(0), tk.DepthAt(1))
 	}
 	// a began in [10, 20] inside the task that starts at 12, and ended in [40, 50] where the task
 	// ends at 46.
-	if tk.Start[0] != 12 || tk.Start[0]+tk.Dur[0] != 46 {
-		t.Errorf("a: %v..%v, want 12..46", tk.Start[0], tk.Start[0]+tk.Dur[0])
+	if tk.StartAt(0) != 12 || tk.StartAt(0)+tk.DurAt(0) != 46 {
+		t.Errorf("a: %v..%v, want 12..46", tk.StartAt(0), tk.StartAt(0)+tk.DurAt(0))
 	}
 	if c.StartEarliest[0] != 10 || c.StartLatest[0] != 20 || c.FinishEarliest[0] != 40 || c.FinishLatest[0] != 50 {
 		t.Errorf("a's windows: %v..%v and %v..%v", c.StartEarliest[0], c.StartLatest[0], c.FinishEarliest[0], c.FinishLatest[0])
 	}
-	if tk.Self[0] != tk.Dur[0]-tk.Dur[1] {
-		t.Errorf("self time %v, want %v", tk.Self[0], tk.Dur[0]-tk.Dur[1])
+	if tk.SelfAt(0) != tk.DurAt(0)-tk.DurAt(1) {
+		t.Errorf("self time %v, want %v", tk.SelfAt(0), tk.DurAt(0)-tk.DurAt(1))
 	}
 	naive := CallsOf(tr, r, false)
-	if naive.Refined || naive.Track.Start[0] != 20 || naive.Track.Dur[0] != 30 {
-		t.Errorf("naive a: %v +%v, want 20 +30", naive.Track.Start[0], naive.Track.Dur[0])
+	if naive.Refined || naive.Track.StartAt(0) != 20 || naive.Track.DurAt(0) != 30 {
+		t.Errorf("naive a: %v +%v, want 20 +30", naive.Track.StartAt(0), naive.Track.DurAt(0))
 	}
 
 	// Merged into a thread track with the task as an event, the calls nest inside it.
@@ -355,8 +355,8 @@ func TestCallsPairAndNest(t *testing.T) {
 		kind       core.EntryKind
 		start, dur float64
 	}{{core.EntryEvent, 12, 34}, {core.EntryProfileCall, 20, 30}} {
-		base.Start = append(base.Start, e.start)
-		base.Dur = append(base.Dur, e.dur)
+		base.Start.Append(e.start)
+		base.Dur.Append(e.dur)
 		base.Kind = append(base.Kind, e.kind)
 		base.Name = append(base.Name, strs.Intern("RunTask"))
 		base.Frame = append(base.Frame, core.NoFrame)
@@ -366,10 +366,10 @@ func TestCallsPairAndNest(t *testing.T) {
 		base.Parent = append(base.Parent, -1)
 	}
 	m := Merge(&base, c)
-	if m.Len() != 3 || m.Kind[0] != core.EntryEvent || m.Ref[0] != 7 || m.Kind[1] != core.EntryProfileCall || m.Parent[1] != 0 || m.Parent[2] != 1 || m.Depth[2] != 2 {
+	if m.Len() != 3 || m.KindAt(0) != core.EntryEvent || m.RefAt(0) != 7 || m.KindAt(1) != core.EntryProfileCall || m.ParentAt(1) != 0 || m.ParentAt(2) != 1 || m.DepthAt(2) != 2 {
 		t.Errorf("merged: kinds %v parents %v depths %v", m.Kind, m.Parent, m.Depth)
 	}
-	if m.Ref[1] != 0 || m.Ref[2] != 1 {
+	if m.RefAt(1) != 0 || m.RefAt(2) != 1 {
 		t.Errorf("merged calls should refer to their index in Calls: %v", m.Ref)
 	}
 }

@@ -99,7 +99,7 @@ func buildFrames(tr *core.Trace, m *Meta) []Frame {
 	for _, th := range m.MainThreads {
 		for k := range tr.Tracks {
 			if t := &tr.Tracks[k]; t.Thread == th && t.Len() > 0 {
-				threads = append(threads, mainThread{tr.Threads[th].Pid, tr.Threads[th].Tid, t.Start[0]})
+				threads = append(threads, mainThread{tr.Threads[th].Pid, tr.Threads[th].Tid, t.StartAt(0)})
 				break
 			}
 		}

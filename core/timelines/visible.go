@@ -62,10 +62,10 @@ func NewVisibility(tr *core.Trace, generic bool) *Visibility {
 
 // Entry tells whether entry e of track t is drawn.
 func (v *Visibility) Entry(tr *core.Trace, t *core.Track, e int) bool {
-	if v.generic || t.Kind[e] == core.EntryProfileCall {
+	if v.generic || t.KindAt(e) == core.EntryProfileCall {
 		return true
 	}
-	return v.Event(tr, int(t.Ref[e]))
+	return v.Event(tr, int(t.RefAt(e)))
 }
 
 // Event tells whether trace event i (an index into tr.Events) is drawn when it is in a thread's tree.

@@ -136,26 +136,26 @@ func (d *writer) track(t *core.Track) {
 			b = append(b, ',')
 		}
 		b = append(b, '\n')
-		if t.Kind[i] == core.EntryProfileCall {
+		if t.KindAt(i) == core.EntryProfileCall {
 			b = append(b, `{"kind":"profileCall","name":`...)
 		} else {
 			b = append(b, `{"kind":"event","name":`...)
 		}
-		b = appendString(b, tr.Strings.Get(t.Name[i]))
-		if t.Kind[i] != core.EntryProfileCall {
+		b = appendString(b, tr.Strings.Get(t.NameAt(i)))
+		if t.KindAt(i) != core.EntryProfileCall {
 			b = append(b, `,"cat":`...)
-			b = appendString(b, tr.Strings.Get(tr.Events.Cat[t.Ref[i]]))
+			b = appendString(b, tr.Strings.Get(tr.Events.Cat[t.RefAt(i)]))
 		}
 		b = append(b, `,"ts":`...)
-		b = appendFloat(b, t.Start[i])
+		b = appendFloat(b, t.StartAt(i))
 		b = append(b, `,"dur":`...)
-		b = appendFloat(b, t.Dur[i])
+		b = appendFloat(b, t.DurAt(i))
 		b = append(b, `,"depth":`...)
-		b = strconv.AppendInt(b, int64(t.Depth[i]), 10)
-		if t.Kind[i] == core.EntryProfileCall {
+		b = strconv.AppendInt(b, int64(t.DepthAt(i)), 10)
+		if t.KindAt(i) == core.EntryProfileCall {
 			var f core.CallFrame
-			if int(t.Frame[i]) < len(tr.Frames) {
-				f = tr.Frames[t.Frame[i]]
+			if int(t.FrameAt(i)) < len(tr.Frames) {
+				f = tr.Frames[t.FrameAt(i)]
 			}
 			b = append(b, `,"callFrame":{"functionName":`...)
 			b = appendString(b, tr.Strings.Get(f.FunctionName))
@@ -169,9 +169,9 @@ func (d *writer) track(t *core.Track) {
 			b = strconv.AppendInt(b, int64(f.Column), 10)
 			b = append(b, `},"nodeId":`...)
 			b = strconv.AppendInt(b, d.nodeID(t, i), 10)
-			if tr.IsMapped(t.Frame[i]) {
+			if tr.IsMapped(t.FrameAt(i)) {
 				// Where a source map puts the frame; the compared fields above stay the engine's.
-				o := tr.Shown(t.Frame[i], true)
+				o := tr.Shown(t.FrameAt(i), true)
 				b = append(b, `,"original":{"functionName":`...)
 				b = appendString(b, tr.Strings.Get(o.FunctionName))
 				b = append(b, `,"url":`...)
@@ -282,7 +282,7 @@ func (d *writer) nodeID(t *core.Track, i int) int64 {
 		return -1
 	}
 	p := &d.tr.Profiles[t.Profile]
-	if n := t.Node[i]; n >= 0 && int(n) < len(p.NodeID) {
+	if n := t.NodeAt(i); n >= 0 && int(n) < len(p.NodeID) {
 		return p.NodeID[n]
 	}
 	return -1

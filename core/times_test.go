@@ -1,0 +1,76 @@
+package core
+
+import (
+	"math"
+	"testing"
+)
+
+// Every value comes back bit for bit, in whichever form the column ends up.
+func TestTimesKeepEveryValueExactly(t *testing.T) {
+	detour := func(us float64) float64 { return us / 1000 * 1000 }
+	// 1001 µs comes back from the detour as a hair less than itself.
+	if v := detour(1001); v == 1001 {
+		t.Fatalf("the detour example no longer rounds: %v", v)
+	}
+	cases := []struct {
+		name   string
+		base   float64
+		values []float64
+		wide   bool
+	}{
+		{"whole µs", 1256089681, []float64{1256089681, 1256089690, 1256089681 + 1<<30}, false},
+		{"through the detour", 1000, []float64{detour(1001), 1001, detour(1024003), 1024003}, false},
+		{"a fraction", 10, []float64{10, 11, 11.5, 12}, true},
+		{"before the base", 10, []float64{10, 9}, true},
+		{"past 2^31 µs", 0, []float64{0, 1 << 31}, true},
+		{"negative zero", 0, []float64{0, math.Copysign(0, -1)}, true},
+		{"NaN", 0, []float64{1, math.NaN()}, true},
+		{"a NaN base", math.NaN(), []float64{1, 2}, false},
+	}
+	for _, c := range cases {
+		set := NewTimes(c.base, len(c.values))
+		var appended Times
+		appended.Base = set.Base
+		for i, v := range c.values {
+			set.Set(i, v)
+			appended.Append(v)
+		}
+		for _, col := range []*Times{&set, &appended} {
+			if col.IsWide() != c.wide {
+				t.Errorf("%s: wide %v, want %v", c.name, col.IsWide(), c.wide)
+			}
+			if col.Len() != len(c.values) {
+				t.Fatalf("%s: %d values, want %d", c.name, col.Len(), len(c.values))
+			}
+			for i, v := range c.values {
+				if got := col.At(i); math.Float64bits(got) != math.Float64bits(v) {
+					t.Errorf("%s: value %d is %v, want %v", c.name, i, got, v)
+				}
+			}
+		}
+	}
+}
+
+// Self times follow from durations and parents, as the builders once stored them.
+func TestSelfTimesFollowFromTheTree(t *testing.T) {
+	// 0 [0,100) > 1 [10,40) > 2 [12,20); 0 > 3 [50,60); 4 [200,205) a root.
+	tk := Track{
+		Dur:    Times{Wide: []float64{100, 30, 8, 10, 5}},
+		Start:  Times{Wide: []float64{0, 10, 12, 50, 200}},
+		Depth:  []uint16{0, 1, 2, 1, 0},
+		Parent: []int32{-1, 0, 1, 0, -1},
+		Name:   make([]StrID, 5),
+		Ref:    make([]int32, 5),
+		Node:   []int32{-1, -1, -1, -1, -1},
+	}
+	want := []float64{60, 22, 8, 10, 5}
+	all := tk.SelfTimes()
+	for i, w := range want {
+		if got := tk.SelfAt(i); got != w || all[i] != w {
+			t.Errorf("self of %d: SelfAt %v, SelfTimes %v, want %v", i, got, all[i], w)
+		}
+	}
+	if tk.KindAt(0) != EntryEvent || tk.FrameAt(0) != NoFrame {
+		t.Errorf("an entry without a node should be an event without a frame")
+	}
+}
