@@ -465,10 +465,10 @@ func (u *ui) showSourceOf(ref timeline.EntryRef) {
 		return
 	}
 	ct := d.model.Tracks[ref.Track].Core
-	if ct.Kind[ref.Entry] != core.EntryProfileCall || ct.Profile < 0 {
+	if ct.KindAt(int(ref.Entry)) != core.EntryProfileCall || ct.Profile < 0 {
 		return
 	}
-	u.panel.tree.source.show(d, sourceTarget{profile: int(ct.Profile), frame: ct.Frame[ref.Entry]}, !d.model.GeneratedNames)
+	u.panel.tree.source.show(d, sourceTarget{profile: int(ct.Profile), frame: ct.FrameAt(int(ref.Entry))}, !d.model.GeneratedNames)
 }
 
 // showSourceOfFunc points the Source tab at a function of the call tree's table.
@@ -566,7 +566,7 @@ func (p *detailsPanel) layoutSourceButtons(gtx layout.Context, e env) layout.Dim
 	d := e.doc
 	if d != nil && d.selected.Valid() && !d.selectedIsMerge {
 		ct := d.model.Tracks[d.selected.Track].Core
-		frame := ct.Frame[d.selected.Entry]
+		frame := ct.FrameAt(int(d.selected.Entry))
 		for p.showSource.Clicked(gtx) {
 			e.emit(showSource{profile: int(ct.Profile), frame: frame})
 		}

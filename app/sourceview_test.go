@@ -55,7 +55,7 @@ func (h *harness) selectCallOf(name string) timeline.EntryRef {
 	bestDur := -1.0
 	for _, ref := range d.model.Search(name).Matches {
 		ct := d.model.Tracks[ref.Track].Core
-		if ct.Kind[ref.Entry] != core.EntryProfileCall || d.trace.Strings.Get(d.trace.Shown(ct.Frame[ref.Entry], true).FunctionName) != name {
+		if ct.KindAt(int(ref.Entry)) != core.EntryProfileCall || d.trace.Strings.Get(d.trace.Shown(ct.FrameAt(int(ref.Entry)), true).FunctionName) != name {
 			continue
 		}
 		if dur := d.model.EntryEnd(ref) - d.model.EntryStart(ref); dur > bestDur {

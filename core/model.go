@@ -228,10 +228,11 @@ type Track struct {
 	// Node is the profile node index of a ProfileCall, -1 for events (and for a ProfileCall
 	// without one, which only a track with a Kind column has).
 	Node []int32
-	// Kind and Frame are nil when they follow from Node: an entry with a node is a ProfileCall
+	// KindColumn and FrameColumn are nil when they follow from Node (read them through KindAt and
+	// FrameAt): an entry with a node is a ProfileCall
 	// whose frame is NodeFrame[node], one without is an event with NoFrame.
-	Kind  []EntryKind
-	Frame []FrameID
+	KindColumn  []EntryKind
+	FrameColumn []FrameID
 	// NodeFrame is the frame of each node of the thread's profile (a copy of its NodeFrame).
 	NodeFrame []FrameID
 	// Profile indexes Trace.Profiles for this thread's ProfileCalls, -1 when it has none.
@@ -283,8 +284,8 @@ func (t *Track) DepthAt(i int) uint16 { return t.Depth[i] }
 
 // KindAt tells whether entry i is a trace event or a ProfileCall.
 func (t *Track) KindAt(i int) EntryKind {
-	if t.Kind != nil {
-		return t.Kind[i]
+	if t.KindColumn != nil {
+		return t.KindColumn[i]
 	}
 	if t.Node[i] >= 0 {
 		return EntryProfileCall
@@ -297,8 +298,8 @@ func (t *Track) NameAt(i int) StrID { return t.Name[i] }
 
 // FrameAt is entry i's call frame, NoFrame for an event.
 func (t *Track) FrameAt(i int) FrameID {
-	if t.Frame != nil {
-		return t.Frame[i]
+	if t.FrameColumn != nil {
+		return t.FrameColumn[i]
 	}
 	if n := t.Node[i]; n >= 0 && int(n) < len(t.NodeFrame) {
 		return t.NodeFrame[n]

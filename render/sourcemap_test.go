@@ -44,7 +44,7 @@ func TestLabelsUseOriginalNames(t *testing.T) {
 			widest := -1.0
 			for _, r := range m.Search(fn).Matches {
 				ct := m.Tracks[r.Track].Core
-				if ct.Kind[r.Entry] != core.EntryProfileCall || tr.Strings.Get(tr.Shown(ct.Frame[r.Entry], true).FunctionName) != fn {
+				if ct.KindAt(int(r.Entry)) != core.EntryProfileCall || tr.Strings.Get(tr.Shown(ct.FrameAt(int(r.Entry)), true).FunctionName) != fn {
 					continue
 				}
 				if d := m.EntryEnd(r) - m.EntryStart(r); d > widest {
@@ -54,7 +54,7 @@ func TestLabelsUseOriginalNames(t *testing.T) {
 			if widest < 0 {
 				t.Fatalf("no call of %s", fn)
 			}
-			generated := tr.Strings.Get(tr.Frames[m.Tracks[ref.Track].Core.Frame[ref.Entry]].FunctionName)
+			generated := tr.Strings.Get(tr.Frames[m.Tracks[ref.Track].Core.FrameAt(int(ref.Entry))].FunctionName)
 			labels := func() map[string]bool {
 				vp := timeline.NewViewport(m.Bounds())
 				vp.SetSize(1600, 1000)

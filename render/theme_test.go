@@ -45,8 +45,8 @@ func TestSameURLSameColourAcrossTraces(t *testing.T) {
 		tr.Frames = []core.CallFrame{{FunctionName: fn, URL: url}}
 		tr.Threads = []core.Thread{{Pid: 1, Tid: 1}}
 		tr.Tracks = []core.Track{{Thread: 0, Start: core.Times{Wide: []float64{0}}, Dur: core.Times{Wide: []float64{10}},
-			Depth: []uint16{0}, Kind: []core.EntryKind{core.EntryProfileCall}, Name: []core.StrID{fn},
-			Frame: []core.FrameID{0}, Parent: []int32{-1}, Ref: []int32{0}, Node: []int32{1}}}
+			Depth: []uint16{0}, KindColumn: []core.EntryKind{core.EntryProfileCall}, Name: []core.StrID{fn},
+			FrameColumn: []core.FrameID{0}, Parent: []int32{-1}, Ref: []int32{0}, Node: []int32{1}}}
 		return timeline.New(tr)
 	}
 	a, b := mk("a"), mk("some other string")

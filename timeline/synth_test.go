@@ -56,8 +56,8 @@ func synthTrace(threads []synthThread, entries [][]synthEntry) *core.Trace {
 					tr.Frames = append(tr.Frames, core.CallFrame{FunctionName: key[0], URL: key[1], Line: -1, Column: -1})
 					frames[key] = f
 				}
-				ct.Kind = append(ct.Kind, core.EntryProfileCall)
-				ct.Frame = append(ct.Frame, f)
+				ct.KindColumn = append(ct.KindColumn, core.EntryProfileCall)
+				ct.FrameColumn = append(ct.FrameColumn, f)
 				ct.Name = append(ct.Name, name)
 				ct.Ref = append(ct.Ref, 0)
 				ct.Node = append(ct.Node, 0)
@@ -71,8 +71,8 @@ func synthTrace(threads []synthThread, entries [][]synthEntry) *core.Trace {
 				tr.Events.Thread = append(tr.Events.Thread, core.ThreadID(i))
 				tr.Events.Args = append(tr.Events.Args, core.Span{})
 				tr.Events.SampleTraceID = append(tr.Events.SampleTraceID, 0)
-				ct.Kind = append(ct.Kind, core.EntryEvent)
-				ct.Frame = append(ct.Frame, core.NoFrame)
+				ct.KindColumn = append(ct.KindColumn, core.EntryEvent)
+				ct.FrameColumn = append(ct.FrameColumn, core.NoFrame)
 				ct.Name = append(ct.Name, name)
 				ct.Ref = append(ct.Ref, ev)
 				ct.Node = append(ct.Node, -1)

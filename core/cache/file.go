@@ -212,8 +212,8 @@ func trackLengths(t *core.Track) error {
 		len  int
 		ok   bool
 	}{
-		{"Kind", len(t.Kind), t.Kind == nil || len(t.Kind) == n},
-		{"Frame", len(t.Frame), t.Frame == nil || len(t.Frame) == n},
+		{"Kind", len(t.KindColumn), t.KindColumn == nil || len(t.KindColumn) == n},
+		{"Frame", len(t.FrameColumn), t.FrameColumn == nil || len(t.FrameColumn) == n},
 		{"Start", t.Start.Len(), t.Start.Len() == n && (t.Start.Wide == nil || t.Start.Off == nil)},
 		{"Dur", t.Dur.Len(), t.Dur.Len() == n && (t.Dur.Wide == nil || t.Dur.Off == nil)},
 	} {

@@ -357,9 +357,9 @@ func TestCallsPairAndNest(t *testing.T) {
 	}{{core.EntryEvent, 12, 34}, {core.EntryProfileCall, 20, 30}} {
 		base.Start.Append(e.start)
 		base.Dur.Append(e.dur)
-		base.Kind = append(base.Kind, e.kind)
+		base.KindColumn = append(base.KindColumn, e.kind)
 		base.Name = append(base.Name, strs.Intern("RunTask"))
-		base.Frame = append(base.Frame, core.NoFrame)
+		base.FrameColumn = append(base.FrameColumn, core.NoFrame)
 		base.Ref = append(base.Ref, 7)
 		base.Node = append(base.Node, -1)
 		base.Depth = append(base.Depth, 0)
@@ -367,7 +367,7 @@ func TestCallsPairAndNest(t *testing.T) {
 	}
 	m := Merge(&base, c)
 	if m.Len() != 3 || m.KindAt(0) != core.EntryEvent || m.RefAt(0) != 7 || m.KindAt(1) != core.EntryProfileCall || m.ParentAt(1) != 0 || m.ParentAt(2) != 1 || m.DepthAt(2) != 2 {
-		t.Errorf("merged: kinds %v parents %v depths %v", m.Kind, m.Parent, m.Depth)
+		t.Errorf("merged: kinds %v parents %v depths %v", m.KindColumn, m.Parent, m.Depth)
 	}
 	if m.RefAt(1) != 0 || m.RefAt(2) != 1 {
 		t.Errorf("merged calls should refer to their index in Calls: %v", m.Ref)
