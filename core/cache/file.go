@@ -200,10 +200,10 @@ func consistent(tr *core.Trace) error {
 	return nil
 }
 
-// trackLengths checks a track's columns: Kind and Frame may be absent (they follow from Node
+// trackLengths checks a track's columns: KindColumn and FrameColumn may be absent (they follow from Node
 // then), NodeFrame is per node, and the times are in one of their two forms.
 func trackLengths(t *core.Track) error {
-	if err := sameLengths(reflect.ValueOf(t).Elem(), "Kind", "Frame", "NodeFrame"); err != nil {
+	if err := sameLengths(reflect.ValueOf(t).Elem(), "KindColumn", "FrameColumn", "NodeFrame"); err != nil {
 		return err
 	}
 	n := t.Len()
@@ -212,8 +212,8 @@ func trackLengths(t *core.Track) error {
 		len  int
 		ok   bool
 	}{
-		{"Kind", len(t.KindColumn), t.KindColumn == nil || len(t.KindColumn) == n},
-		{"Frame", len(t.FrameColumn), t.FrameColumn == nil || len(t.FrameColumn) == n},
+		{"KindColumn", len(t.KindColumn), t.KindColumn == nil || len(t.KindColumn) == n},
+		{"FrameColumn", len(t.FrameColumn), t.FrameColumn == nil || len(t.FrameColumn) == n},
 		{"Start", t.Start.Len(), t.Start.Len() == n && (t.Start.Wide == nil || t.Start.Off == nil)},
 		{"Dur", t.Dur.Len(), t.Dur.Len() == n && (t.Dur.Wide == nil || t.Dur.Off == nil)},
 	} {
