@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestComparison opens A with B stacked under it: B's chart shows bars on the same window of
@@ -46,6 +47,16 @@ func TestComparison(t *testing.T) {
 	after := waitState(t, state, "B moved", func(n shownState) bool {
 		return n.Compare != nil && n.Compare.Offset != c.Offset
 	})
+	// The state file is written every frame, so the first change may be a frame in the middle of
+	// the drag: wait until the offset holds still.
+	for same, deadline := 0, time.Now().Add(10*time.Second); same < 5 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		if n := readState(t, state); n.Compare != nil && n.Compare.Offset != after.Compare.Offset {
+			after, same = n, 0
+		} else {
+			same++
+		}
+	}
 	if moved := c.Offset - after.Compare.Offset; math.Abs(moved-200*scale) > 0.05*200*scale {
 		t.Errorf("a 200 px drag of B's ruler moved B by %v µs, want about %v", moved, 200*scale)
 	}
