@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"math"
 	"strings"
 	"time"
 
@@ -302,7 +301,7 @@ func (c *comparePanel) layoutSummary(gtx layout.Context, e env) layout.Dimension
 		s += " · the selected range on both"
 	}
 	if d := c.diff; d != nil {
-		s += fmt.Sprintf(" · total %s → %s (%s)", msString(d.TotalA), msString(d.TotalB), pctText(d.TotalA, d.TotalB))
+		s += fmt.Sprintf(" · total %s → %s (%s)", msString(d.TotalA), msString(d.TotalB), calltree.ChangeText(d.TotalA, d.TotalB))
 	}
 	if c.message != "" {
 		s += " · " + c.message
@@ -453,7 +452,7 @@ func (c *comparePanel) layoutRows(gtx layout.Context, e env) layout.Dimensions {
 	c.list.Axis = layout.Vertical
 	return e.th.List(gtx, &c.list, n, func(gtx layout.Context, i int) layout.Dimensions {
 		r := c.rowAt(i)
-		cells := [...]string{msString(r.SelfA), msString(r.SelfB), signedMsString(r.SelfDelta()), pctText(r.SelfA, r.SelfB),
+		cells := [...]string{msString(r.SelfA), msString(r.SelfB), signedMsString(r.SelfDelta()), calltree.ChangeText(r.SelfA, r.SelfB),
 			msString(r.RunningA), msString(r.RunningB), signedMsString(r.RunningDelta())}
 		size := image.Pt(gtx.Constraints.Max.X, rowH)
 		return c.rowClicks[i].Layout(gtx, func(gtx layout.Context) layout.Dimensions {
@@ -519,19 +518,6 @@ func msString(d time.Duration) string {
 
 func signedMsString(d time.Duration) string {
 	return fmt.Sprintf("%+.1f ms", float64(d)/float64(time.Millisecond))
-}
-
-// pctText is B against A in percent: "=" when both are zero, "new" when only B has time.
-func pctText(a, b time.Duration) string {
-	r := calltree.DiffRow{SelfA: a, SelfB: b}
-	v := r.SelfDeltaPct()
-	switch {
-	case math.IsNaN(v):
-		return "="
-	case math.IsInf(v, 1):
-		return "new"
-	}
-	return fmt.Sprintf("%+.1f%%", v)
 }
 
 // layoutRight is the panel's right side: the call tree, or with a comparison open, a choice of

@@ -356,7 +356,7 @@ func checkRegression(d *calltree.Diff, opts diffOptions, stderr io.Writer) int {
 	limit := float64(a) * (1 + opts.failAbove/100)
 	if float64(b) > limit {
 		fmt.Fprintf(stderr, "flamedesk: diff: %s is %s ms in B against %s ms in A (%s), more than %g%% above\n",
-			what, exactMs(b), exactMs(a), pctString(a, b), opts.failAbove)
+			what, exactMs(b), exactMs(a), calltree.ChangeText(a, b), opts.failAbove)
 		return exitRegression
 	}
 	return exitOK
@@ -370,19 +370,6 @@ func exactMs(d time.Duration) string {
 		sign, d = "-", -d
 	}
 	return fmt.Sprintf("%s%d.%06d", sign, d/time.Millisecond, d%time.Millisecond)
-}
-
-// pctString is B relative to A in percent, "new" when A has none.
-func pctString(a, b time.Duration) string {
-	r := calltree.DiffRow{SelfA: a, SelfB: b}
-	v := r.SelfDeltaPct()
-	switch {
-	case math.IsNaN(v):
-		return "="
-	case math.IsInf(v, 1):
-		return "new"
-	}
-	return fmt.Sprintf("%+.1f%%", v)
 }
 
 func signedMs(d time.Duration) string { return fmt.Sprintf("%+.3f", msOf(d)) }
@@ -401,7 +388,7 @@ func writeDiffText(w *bufio.Writer, d *calltree.Diff, tree *calltree.DiffTree, a
 	for i, t := range opts.transforms {
 		fmt.Fprintf(w, "transform %d: %s\n", i+1, t)
 	}
-	fmt.Fprintf(w, "total: %.3f → %.3f ms (%s ms, %s)\n", msOf(d.TotalA), msOf(d.TotalB), signedMs(d.TotalB-d.TotalA), pctString(d.TotalA, d.TotalB))
+	fmt.Fprintf(w, "total: %.3f → %.3f ms (%s ms, %s)\n", msOf(d.TotalA), msOf(d.TotalB), signedMs(d.TotalB-d.TotalA), calltree.ChangeText(d.TotalA, d.TotalB))
 	if tree != nil {
 		writeDiffTreeText(w, tree, opts.top)
 		return
@@ -414,7 +401,7 @@ func writeDiffText(w *bufio.Writer, d *calltree.Diff, tree *calltree.DiffTree, a
 	for i := range rows {
 		r := &rows[i]
 		fmt.Fprintf(w, "%10.3f %10.3f %10s %7s %10.3f %10.3f %10s  %s\n", msOf(r.SelfA), msOf(r.SelfB), signedMs(r.SelfDelta()),
-			pctString(r.SelfA, r.SelfB), msOf(r.RunningA), msOf(r.RunningB), signedMs(r.RunningDelta()), d.Describe(r))
+			calltree.ChangeText(r.SelfA, r.SelfB), msOf(r.RunningA), msOf(r.RunningB), signedMs(r.RunningDelta()), d.Describe(r))
 	}
 	if more := len(d.Rows) - len(rows); more > 0 {
 		fmt.Fprintf(w, "… %d more functions\n", more)
@@ -440,7 +427,7 @@ func writeDiffTreeText(w *bufio.Writer, tree *calltree.DiffTree, top int) {
 		for _, n := range list {
 			r := tree.Row(n)
 			fmt.Fprintf(w, "%10.3f %10.3f %10s %7s %10.3f %10.3f  %s%s\n", msOf(r.RunningA), msOf(r.RunningB), signedMs(r.RunningDelta()),
-				pctString(r.RunningA, r.RunningB), msOf(r.SelfA), msOf(r.SelfB), indent, tree.Describe(n))
+				calltree.ChangeText(r.RunningA, r.RunningB), msOf(r.SelfA), msOf(r.SelfB), indent, tree.Describe(n))
 			walk(tree.Children(n), depth+1)
 		}
 		if more := len(ids) - len(list); more > 0 {

@@ -7,6 +7,7 @@ package calltree
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -126,6 +127,19 @@ func (r *DiffRow) SelfDeltaPct() float64 { return pct(r.SelfA, r.SelfB) }
 
 // RunningDeltaPct is the running delta in percent of A's running time (see SelfDeltaPct).
 func (r *DiffRow) RunningDeltaPct() float64 { return pct(r.RunningA, r.RunningB) }
+
+// ChangeText is b against a in percent as the table and `flamedesk diff` print it: "+12.3%",
+// "new" when only b has time, "=" when neither has any.
+func ChangeText(a, b time.Duration) string {
+	v := pct(a, b)
+	switch {
+	case math.IsNaN(v):
+		return "="
+	case math.IsInf(v, 1):
+		return "new"
+	}
+	return fmt.Sprintf("%+.1f%%", v)
+}
 
 // pct is (b-a)/a in percent, computed from exact integers.
 func pct(a, b time.Duration) float64 {
