@@ -166,6 +166,11 @@ type ui struct {
 	state *stateWriter
 	title string
 
+	// heap sets the collector for a window that holds a document (memory.go); release is set when
+	// background work left garbage to return to the system after the next frame.
+	heap    heapKeeper
+	release bool
+
 	stats     *frameStats
 	ready     *readyClock
 	lastFrame time.Time
@@ -232,6 +237,8 @@ func (u *ui) open(src Source) {
 	generated := u.settings.GeneratedNames
 	u.ready.began()
 	u.load.Start(func(ctx context.Context) (loaded, error) {
+		u.heap.loadBegan()
+		defer u.heap.loadEnded(ctx)
 		began := time.Now()
 		tr, err := load(ctx, src, p)
 		if err != nil {
@@ -297,7 +304,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 				return nil
 			}
 			if u.doc != nil && !u.loading {
-				u.opts.Later.start()
+				u.opts.Later.start(u.heap.release)
 			}
 		default:
 			u.viewEvent(e)
@@ -308,6 +315,10 @@ func (u *ui) loop(w *gioapp.Window) error {
 // afterFrame starts the first load once the first frame has been handed to the window, and a new
 // document's call tree once its first frame has.
 func (u *ui) afterFrame() {
+	if u.release {
+		u.release = false
+		u.heap.release()
+	}
 	u.panel.tree.startDeferred()
 	if u.pendingOpen != nil {
 		src := *u.pendingOpen
@@ -323,7 +334,7 @@ func (u *ui) afterFrame() {
 // poll installs what background work finished since the last frame.
 func (u *ui) poll() {
 	if l, err, ok := u.load.Poll(); ok {
-		u.loading = false
+		u.loading, u.release = false, true
 		if err != nil {
 			u.banner = "Could not open " + u.loadSrc.Name + ": " + err.Error()
 		} else {
@@ -339,6 +350,7 @@ func (u *ui) poll() {
 			r = nil
 		}
 		u.doc.search, u.doc.searchIndex, u.doc.laneMatches = r, -1, found.lanes
+		u.release = true
 		u.chart.invalidate()
 	}
 	u.requests.poll(u)

@@ -17,8 +17,9 @@ func (l *Later) Add(f func()) {
 	l.mu.Unlock()
 }
 
-// start runs what is queued, each on a goroutine.
-func (l *Later) start() {
+// start runs what is queued, each on a goroutine, and calls done after each (the cache write
+// leaves its encoding buffers behind).
+func (l *Later) start(done func()) {
 	if l == nil {
 		return
 	}
@@ -27,6 +28,9 @@ func (l *Later) start() {
 	l.queue = nil
 	l.mu.Unlock()
 	for _, f := range q {
-		go f()
+		go func() {
+			f()
+			done()
+		}()
 	}
 }

@@ -58,6 +58,14 @@ done
 xdotool windowsize "$win" 1600 1000 windowmove "$win" 0 0
 sleep 3
 echo "window: loaded: RSS $(ratio "$(rss)"), peak so far $(ratio "$(hwm)")"
+# With FLAMEDESK_HEAPPROFILE=PATH the window writes heap profiles (PATH.1 once loaded, PATH.2 after
+# the navigation) and the script prints where the RSS lies (anonymous: Go's heap; file: mappings).
+profile() {
+  [ -n "${FLAMEDESK_HEAPPROFILE:-}" ] || return 0
+  kill -USR1 "$pid"; sleep 2
+  grep -E '^(Rss|Anonymous|Private_Clean|Private_Dirty|Shared_Clean)' "/proc/$pid/smaps_rollup" | tr -s ' ' | paste -sd' ' | sed 's/^/  smaps: /'
+}
+profile
 end=$((SECONDS + secs))
 round=0
 while [ $SECONDS -lt $end ]; do
@@ -79,5 +87,6 @@ while [ $SECONDS -lt $end ]; do
   xdotool key 0; sleep 0.5
 done
 sleep 2
+profile
 echo "window: after ${secs} s of navigation: RSS $(ratio "$(rss)"), peak $(ratio "$(hwm)") (goal 1.3x)"
 kill $pid; wait $pid 2>/dev/null || true

@@ -16,7 +16,7 @@ func BenchmarkLargeTrace(b *testing.B) {
 		}
 	})
 	m := New(tr)
-	for _, q := range []string{"parse", "a", "zzzz-nothing"} {
+	for _, q := range []string{"parse", "run", "a", "zzzz-nothing"} {
 		b.Run("Search/"+q, func(b *testing.B) {
 			var r *SearchResult
 			for b.Loop() {

@@ -90,6 +90,7 @@ func runGUI(args []string, stderr io.Writer) int {
 			os.Exit(exitOK)
 		}()
 	}
+	watchHeapProfileSignal()
 	app.Run(opts, func(err error) {
 		stopProfile()
 		if err != nil {

@@ -1,0 +1,87 @@
+package app
+
+import (
+	"context"
+	"os"
+	"runtime/debug"
+	"sync"
+)
+
+// The window holds a loaded trace for as long as it is open, a heap of hundreds of MB that is
+// almost all live and holds no pointers. With Go's default GOGC=100 the collector lets the heap
+// grow to twice that before it runs, and the pages stay resident after it does, so a minute of
+// navigation (searches, call trees) took the window from 3.3x to 5x the JSON's size in RSS (issue
+// #18). Once a document is shown the window therefore collects at windowGCPercent, which costs
+// little here: the columns are pointer-free, so a cycle only marks them; and after each piece of
+// background work that made garbage (a load, a search, a call tree, the cache write) it returns
+// the freed pages to the system at once rather than leaving them to the background scavenger.
+//
+// A load builds its columns with the default GOGC (and core/integrate's own soft limit), since a
+// low one would collect again and again while the heap grows from nothing.
+
+// windowGCPercent is the GOGC of a window showing a document: the heap grows by a fifth of what
+// is live before a collection. Scrolling and zooming allocate a few hundred KB a second, so that
+// is a collection every minute or so on a large trace.
+const windowGCPercent = 20
+
+// heapKeeper sets the window's GOGC and returns freed memory; its zero value is ready to use.
+// Its methods may be called from any goroutine.
+type heapKeeper struct {
+	mu      sync.Mutex
+	loads   int  // loads running: GOGC stays at the default meanwhile
+	running bool // a release is running
+	again   bool // another release was asked for while it ran
+}
+
+// userGOGC says GOGC was set in the environment; the window then leaves the collector as asked.
+var userGOGC = os.Getenv("GOGC") != ""
+
+// loadBegan raises GOGC back to the default while a file loads.
+func (k *heapKeeper) loadBegan() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.loads++
+	if !userGOGC {
+		debug.SetGCPercent(100)
+	}
+}
+
+// loadEnded undoes loadBegan. A load that finished leaves its garbage to the window, which
+// releases it once the document is on screen; a cancelled one releases it now.
+func (k *heapKeeper) loadEnded(ctx context.Context) {
+	k.mu.Lock()
+	k.loads = max(k.loads-1, 0)
+	k.mu.Unlock()
+	if ctx.Err() != nil {
+		k.release()
+	}
+}
+
+// release collects and returns the freed pages to the system on a goroutine of its own (a
+// collection of a large trace's heap takes tens of ms), then sets the window's GOGC unless a
+// load is running. Calls that come while one runs are folded into one more.
+func (k *heapKeeper) release() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.running {
+		k.again = true
+		return
+	}
+	k.running = true
+	go func() {
+		for {
+			debug.FreeOSMemory()
+			k.mu.Lock()
+			if k.loads == 0 && !userGOGC {
+				debug.SetGCPercent(windowGCPercent)
+			}
+			if !k.again {
+				k.running = false
+				k.mu.Unlock()
+				return
+			}
+			k.again = false
+			k.mu.Unlock()
+		}
+	}()
+}

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// watchHeapProfileSignal does nothing where there is no SIGUSR1.
+func watchHeapProfileSignal() {}
