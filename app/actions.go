@@ -266,7 +266,10 @@ func (u *ui) startSearch(q string) {
 	}
 	model := d.model
 	u.search.Start(func(ctx context.Context) (searchFound, error) {
-		r := model.Search(q)
+		r, err := model.SearchContext(ctx, q)
+		if err != nil {
+			return searchFound{}, err
+		}
 		return searchFound{entries: r, lanes: r.Lanes}, ctx.Err()
 	})
 }

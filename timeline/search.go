@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"context"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -27,15 +29,25 @@ type SearchResult struct {
 }
 
 type trackMatches struct {
-	bits []uint64  // bit e set when entry e matches
-	pos  [][]int32 // per level, the positions of the matching entries in increasing order
+	bits []uint64 // bit e set when entry e matches
+	// levels[l] has bit p set when entry Levels[l].Entries[p] matches: with bits, one bit per
+	// entry whatever the number of matches, so that a search for "a" on a large trace costs the
+	// window a few MB rather than a list of positions per level.
+	levels [][]uint64
 }
 
 // Search finds the entries matching query. An empty query matches nothing. O(strings + entries).
 func (m *Model) Search(query string) *SearchResult {
+	r, _ := m.SearchContext(context.Background(), query)
+	return r
+}
+
+// SearchContext is Search that stops early, with ctx's error, once ctx is done: a window
+// searching as the user types drops the search for "r" when "ru" follows.
+func (m *Model) SearchContext(ctx context.Context, query string) (*SearchResult, error) {
 	r := &SearchResult{Query: query, tracks: make([]trackMatches, len(m.Tracks))}
 	if query == "" {
-		return r
+		return r, nil
 	}
 	tr := m.Trace
 	match := newFolder(query)
@@ -43,6 +55,9 @@ func (m *Model) Search(query string) *SearchResult {
 	strHit := make([]bool, tr.Strings.Len())
 	for id := range strHit {
 		strHit[id] = id != 0 && match.in(tr.Strings.Get(core.StrID(id)))
+		if id%(1<<14) == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 	}
 	anonHit := match.in(anonymous)
 	frameHit := make([]bool, len(tr.Frames))
@@ -63,13 +78,15 @@ func (m *Model) Search(query string) *SearchResult {
 			}
 		}
 	}
-	r = m.collect(r, frameHit, strHit)
+	if err := m.collect(ctx, r, frameHit, strHit); err != nil {
+		return nil, err
+	}
 	r.Lanes = m.SearchLanes(query)
 	r.laneSet = make(map[LaneRef]struct{}, len(r.Lanes))
 	for _, l := range r.Lanes {
 		r.laneSet[l] = struct{}{}
 	}
-	return r
+	return r, nil
 }
 
 // ContainsLane reports whether a lane item matches; false on a nil result.
@@ -86,12 +103,14 @@ func (r *SearchResult) ContainsLane(ref LaneRef) bool {
 // like a search. label becomes the result's Query.
 func (m *Model) MatchFrames(label string, frameHit []bool) *SearchResult {
 	r := &SearchResult{Query: label, tracks: make([]trackMatches, len(m.Tracks))}
-	return m.collect(r, frameHit, nil)
+	m.collect(context.Background(), r, frameHit, nil)
+	return r
 }
 
-// collect fills r with the entries whose frame (ProfileCalls) or name (events) is marked.
-func (m *Model) collect(r *SearchResult, frameHit, nameHit []bool) *SearchResult {
-	perTrack := make([][]EntryRef, len(m.Tracks))
+// collect fills r with the entries whose frame (ProfileCalls) or name (events) is marked. Its
+// only allocations are the bit sets and Matches at their final sizes.
+func (m *Model) collect(ctx context.Context, r *SearchResult, frameHit, nameHit []bool) error {
+	total := 0
 	for ti := range m.Tracks {
 		t := &m.Tracks[ti]
 		ct := t.Core
@@ -99,6 +118,9 @@ func (m *Model) collect(r *SearchResult, frameHit, nameHit []bool) *SearchResult
 		tm.bits = make([]uint64, (ct.Len()+63)/64)
 		count := 0
 		for e := 0; e < ct.Len(); e++ {
+			if e%(1<<16) == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			var hit bool
 			if ct.KindAt(e) == core.EntryProfileCall && int(ct.FrameAt(e)) < len(frameHit) {
 				hit = frameHit[ct.FrameAt(e)]
@@ -117,54 +139,106 @@ func (m *Model) collect(r *SearchResult, frameHit, nameHit []bool) *SearchResult
 			tm.bits = nil
 			continue
 		}
-		// Pre-order is start order, so each track's list comes out sorted.
-		list := make([]EntryRef, 0, count)
-		for e := 0; e < ct.Len(); e++ {
-			if tm.bits[e>>6]&(1<<(e&63)) != 0 {
-				list = append(list, EntryRef{Track: TrackID(ti), Entry: int32(e)})
-			}
-		}
-		perTrack[ti] = list
-		tm.pos = make([][]int32, len(t.Levels))
+		total += count
+		tm.levels = make([][]uint64, len(t.Levels))
 		for li := range t.Levels {
-			for p, e := range t.Levels[li].Entries {
+			entries := t.Levels[li].Entries
+			var lb []uint64
+			for p, e := range entries {
 				if tm.bits[e>>6]&(1<<(e&63)) != 0 {
-					tm.pos[li] = append(tm.pos[li], int32(p))
+					if lb == nil {
+						lb = make([]uint64, (len(entries)+63)/64)
+					}
+					lb[p>>6] |= 1 << (p & 63)
 				}
 			}
+			tm.levels[li] = lb
 		}
 	}
-	r.Matches = m.mergeByStart(perTrack)
-	return r
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	r.Matches = m.mergeByStart(r.tracks, total)
+	return nil
 }
 
-// mergeByStart merges per-track lists sorted by start into one, ordered by start and then by
-// track. It always merges the two shortest lists, so the long list of a busy main thread is
-// copied once rather than once per level of a merge tree.
-func (m *Model) mergeByStart(lists [][]EntryRef) []EntryRef {
-	lists = slices.DeleteFunc(lists, func(l []EntryRef) bool { return len(l) == 0 })
-	before := func(a, b EntryRef) bool { // a strictly before b
-		sa, sb := m.EntryStart(a), m.EntryStart(b)
-		return sa < sb || (sa == sb && a.Track < b.Track)
-	}
-	for len(lists) > 1 {
-		slices.SortStableFunc(lists, func(a, b []EntryRef) int { return len(a) - len(b) })
-		x, y := lists[0], lists[1]
-		out := make([]EntryRef, 0, len(x)+len(y))
-		for len(x) > 0 && len(y) > 0 {
-			if before(y[0], x[0]) {
-				out, y = append(out, y[0]), y[1:]
-			} else {
-				out, x = append(out, x[0]), x[1:]
-			}
+// matchCursor walks one track's matches in entry order, which is start order (pre-order).
+type matchCursor struct {
+	bits  []uint64
+	track TrackID
+	entry int // the current match; -1 when past the last
+	start float64
+}
+
+// next moves to the first match after the current one.
+func (c *matchCursor) next(m *Model) {
+	e := c.entry + 1
+	for w := e >> 6; w < len(c.bits); w++ {
+		word := c.bits[w]
+		if w == e>>6 {
+			word &^= 1<<(e&63) - 1
 		}
-		out = append(append(out, x...), y...)
-		lists = append(lists[2:], out)
+		if word != 0 {
+			c.entry = w<<6 + bits.TrailingZeros64(word)
+			c.start = m.Tracks[c.track].Core.StartAt(c.entry)
+			return
+		}
 	}
-	if len(lists) == 0 {
+	c.entry = -1
+}
+
+// mergeByStart merges the tracks' matches into one list of total entries, ordered by start and
+// then by track, through a heap of one cursor per track with matches: O(matches × log tracks)
+// and no list but the result.
+func (m *Model) mergeByStart(tracks []trackMatches, total int) []EntryRef {
+	if total == 0 {
 		return nil
 	}
-	return lists[0]
+	out := make([]EntryRef, 0, total)
+	var heap []matchCursor
+	for ti := range tracks {
+		if tracks[ti].bits == nil {
+			continue
+		}
+		c := matchCursor{bits: tracks[ti].bits, track: TrackID(ti), entry: -1}
+		c.next(m)
+		if c.entry >= 0 {
+			heap = append(heap, c)
+		}
+	}
+	less := func(a, b *matchCursor) bool {
+		return a.start < b.start || (a.start == b.start && a.track < b.track)
+	}
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(heap) {
+				return
+			}
+			if r := l + 1; r < len(heap) && less(&heap[r], &heap[l]) {
+				l = r
+			}
+			if !less(&heap[l], &heap[i]) {
+				return
+			}
+			heap[i], heap[l] = heap[l], heap[i]
+			i = l
+		}
+	}
+	for i := len(heap)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(heap) > 0 {
+		c := &heap[0]
+		out = append(out, EntryRef{Track: c.track, Entry: int32(c.entry)})
+		c.next(m)
+		if c.entry < 0 {
+			heap[0] = heap[len(heap)-1]
+			heap = heap[:len(heap)-1]
+		}
+		down(0)
+	}
+	return out
 }
 
 // Len is the number of matches.
@@ -186,18 +260,30 @@ func (r *SearchResult) Contains(ref EntryRef) bool {
 }
 
 // AnyIn reports whether any entry a span covers matches: how a merged span knows to show a
-// highlight. O(log matches on the level).
+// highlight. O(span length / 64).
 func (r *SearchResult) AnyIn(t TrackID, level int, s Span) bool {
 	if r == nil || t < 0 || int(t) >= len(r.tracks) {
 		return false
 	}
-	pos := r.tracks[t].pos
-	if level < 0 || level >= len(pos) {
+	levels := r.tracks[t].levels
+	if level < 0 || level >= len(levels) || s.First > s.Last || s.First < 0 {
 		return false
 	}
-	p := pos[level]
-	i, _ := slices.BinarySearch(p, s.First)
-	return i < len(p) && p[i] <= s.Last
+	lb := levels[level]
+	first, last := int(s.First), min(int(s.Last), len(lb)*64-1)
+	for w := first >> 6; w <= last>>6; w++ {
+		word := lb[w]
+		if w == first>>6 {
+			word &^= 1<<(first&63) - 1
+		}
+		if w == last>>6 && last&63 != 63 {
+			word &= 1<<(last&63+1) - 1
+		}
+		if word != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // FirstAfter is the index in Matches of the first match starting after t (absolute µs), wrapping

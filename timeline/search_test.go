@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -142,5 +143,20 @@ func TestSearchTiesGoInTrackOrder(t *testing.T) {
 	}
 	if r.Len() != 9 {
 		t.Fatalf("%d matches, want 9", r.Len())
+	}
+}
+
+func TestSearchContextStopsWhenCancelled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	budget := 5000
+	m := New(synthTrace([]synthThread{{pid: 1, tid: 1, name: "main"}}, [][]synthEntry{randomTree(rng, 5e9, 1e6, 8, &budget)}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r, err := m.SearchContext(ctx, "paint"); err == nil || r != nil {
+		t.Fatalf("a cancelled search returned %v, %v", r, err)
+	}
+	r, err := m.SearchContext(context.Background(), "paint")
+	if err != nil || r.Len() == 0 || r.Len() != m.Search("paint").Len() {
+		t.Fatalf("SearchContext found %d (%v), Search %d", r.Len(), err, m.Search("paint").Len())
 	}
 }

@@ -50,7 +50,7 @@ func watchHeapProfileSignal() {
 func writeMemoryClasses(path string) {
 	var samples []metrics.Sample
 	for _, d := range metrics.All() {
-		if strings.HasPrefix(d.Name, "/memory/classes/") || d.Name == "/gc/heap/live:bytes" || d.Name == "/gc/cycles/total:gc-cycles" || d.Name == "/cpu/classes/gc/total:cpu-seconds" || d.Name == "/cpu/classes/total:cpu-seconds" {
+		if strings.HasPrefix(d.Name, "/memory/classes/") || d.Name == "/gc/heap/live:bytes" || d.Name == "/gc/cycles/total:gc-cycles" || strings.HasPrefix(d.Name, "/cpu/classes/") {
 			samples = append(samples, metrics.Sample{Name: d.Name})
 		}
 	}
