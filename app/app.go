@@ -235,10 +235,11 @@ func (u *ui) open(src Source) {
 	load := u.opts.Load
 	mapsDir := u.sourceMapsDir(src)
 	generated := u.settings.GeneratedNames
+	heap := &u.heap
 	u.ready.began()
 	u.load.Start(func(ctx context.Context) (loaded, error) {
-		u.heap.loadBegan()
-		defer u.heap.loadEnded(ctx)
+		heap.loadBegan()
+		defer heap.loadEnded(ctx)
 		began := time.Now()
 		tr, err := load(ctx, src, p)
 		if err != nil {

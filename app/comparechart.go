@@ -128,8 +128,10 @@ func (u *ui) startCompare(src Source, spec align.Spec) {
 	}
 	c.progress = new(core.Progress)
 	c.message = "Loading " + src.Name + "…"
-	load, p, generated := u.loadMapped, c.progress, u.settings.GeneratedNames
+	load, p, generated, heap := u.loadMapped, c.progress, u.settings.GeneratedNames, &u.heap
 	c.load.Start(func(ctx context.Context) (loaded, error) {
+		heap.loadBegan()
+		defer heap.loadEndedAndRelease()
 		tr, err := load(ctx, src, p)
 		if err != nil {
 			return loaded{}, err

@@ -57,6 +57,15 @@ func (k *heapKeeper) loadEnded(ctx context.Context) {
 	}
 }
 
+// loadEndedAndRelease is loadEnded for a load whose result is not waited for on screen (the
+// comparison's B): it releases what the load left at once.
+func (k *heapKeeper) loadEndedAndRelease() {
+	k.mu.Lock()
+	k.loads = max(k.loads-1, 0)
+	k.mu.Unlock()
+	k.release()
+}
+
 // release collects and returns the freed pages to the system on a goroutine of its own (a
 // collection of a large trace's heap takes tens of ms), then sets the window's GOGC unless a
 // load is running. Calls that come while one runs are folded into one more.
