@@ -280,6 +280,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 	for {
 		switch e := w.Event().(type) {
 		case gioapp.DestroyEvent:
+			u.heap.stop()
 			u.load.Cancel()
 			u.search.Cancel()
 			u.panel.tree.build.Cancel()
@@ -301,6 +302,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 			e.Frame(gtx.Ops)
 			u.afterFrame()
 			u.stats.add(began, time.Since(began))
+			u.heap.frameDrawn()
 			if u.ready.frameDone(u) {
 				return nil
 			}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
+	"time"
 )
 
 // The window holds a loaded trace for as long as it is open, a heap of hundreds of MB that is
@@ -20,17 +22,20 @@ import (
 // low one would collect again and again while the heap grows from nothing.
 
 // windowGCPercent is the GOGC of a window showing a document: the heap grows by a fifth of what
-// is live before a collection. Scrolling and zooming allocate a few hundred KB a second, so that
-// is a collection every minute or so on a large trace.
+// is live before a collection. Scrolling and zooming allocate about half a MB a second, so that
+// is a collection every few minutes of navigation on a large trace.
 const windowGCPercent = 20
 
 // heapKeeper sets the window's GOGC and returns freed memory; its zero value is ready to use.
-// Its methods may be called from any goroutine.
+// frameDrawn and stop are called on the UI goroutine, the others from any.
 type heapKeeper struct {
-	mu      sync.Mutex
-	loads   int  // loads running: GOGC stays at the default meanwhile
-	running bool // a release is running
-	again   bool // another release was asked for while it ran
+	idle *time.Timer // runs idleRelease once no frame was drawn for idleAfter
+
+	mu             sync.Mutex
+	allocAtRelease uint64 // the heap's cumulative allocations when the last release began
+	loads          int    // loads running: GOGC stays at the default meanwhile
+	running        bool   // a release is running
+	again          bool   // another release was asked for while it ran
 }
 
 // userGOGC says GOGC was set in the environment; the window then leaves the collector as asked.
@@ -79,6 +84,9 @@ func (k *heapKeeper) release() {
 	k.running = true
 	go func() {
 		for {
+			k.mu.Lock()
+			k.allocAtRelease = heapAllocs()
+			k.mu.Unlock()
 			debug.FreeOSMemory()
 			k.mu.Lock()
 			if k.loads == 0 && !userGOGC {
@@ -93,4 +101,49 @@ func (k *heapKeeper) release() {
 			k.mu.Unlock()
 		}
 	}()
+}
+
+// Drawing allocates too (about half a MB a second while scrolling), and at windowGCPercent the
+// heap may grow by a fifth of a large trace before a collection, pages the background scavenger
+// returns slowly. So once the window has drawn nothing for idleAfter, and the heap allocated at
+// least idleGarbage since the last release, it releases again: a collection of tens of ms that no
+// frame waits for.
+const (
+	idleAfter   = 2 * time.Second
+	idleGarbage = 32 << 20
+)
+
+// frameDrawn notes a frame; called on the UI goroutine.
+func (k *heapKeeper) frameDrawn() {
+	if k.idle == nil {
+		k.idle = time.AfterFunc(idleAfter, k.idleRelease)
+		return
+	}
+	k.idle.Reset(idleAfter)
+}
+
+// stop stops the idle timer when the window closes.
+func (k *heapKeeper) stop() {
+	if k.idle != nil {
+		k.idle.Stop()
+	}
+}
+
+func (k *heapKeeper) idleRelease() {
+	k.mu.Lock()
+	since := heapAllocs() - k.allocAtRelease
+	k.mu.Unlock()
+	if since >= idleGarbage {
+		k.release()
+	}
+}
+
+// heapAllocs is the cumulative bytes allocated on the heap.
+func heapAllocs() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
