@@ -33,6 +33,7 @@ import (
 	"flamedesk/app/theme"
 	"flamedesk/core"
 	"flamedesk/core/align"
+	"flamedesk/core/cache"
 	"flamedesk/core/pipeline"
 	"flamedesk/core/sourcemap"
 	"flamedesk/timeline"
@@ -373,6 +374,10 @@ func (u *ui) poll() {
 func (u *ui) install(src Source, l loaded) {
 	if u.doc != nil {
 		u.doc.timing.refine.Cancel()
+		if u.doc.trace != l.trace {
+			// A trace reopened from the cache keeps its file mapped; its pages go with it.
+			cache.Release(u.doc.trace)
+		}
 	}
 	u.banner, u.bannerNote = "", ""
 	u.ready.install(l)

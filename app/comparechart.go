@@ -29,6 +29,7 @@ import (
 	"flamedesk/app/task"
 	"flamedesk/core"
 	"flamedesk/core/align"
+	"flamedesk/core/cache"
 	"flamedesk/core/calltree"
 	"flamedesk/internal/winstate"
 	"flamedesk/timeline"
@@ -120,6 +121,9 @@ func (u *ui) startCompare(src Source, spec align.Spec) {
 	c.search.Cancel()
 	c.aligning.Cancel()
 	c.src, c.spec = src, spec
+	if c.traceB != nil {
+		cache.Release(c.traceB) // its cache file's pages, when it was reopened from one
+	}
 	c.docB, c.traceB, c.aligned, c.alignFor, c.diff, c.levels, c.levelsB = nil, nil, false, nil, nil, nil, nil
 	c.doc, c.markNames, c.markMenu, c.alignMsg, c.focusB = nil, nil, false, "", false
 	c.chartB.reset()

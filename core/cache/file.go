@@ -293,14 +293,21 @@ func (c Dir) Load(key Key) (*core.Trace, error) {
 		return nil, fmt.Errorf("%w: no cache directory", ErrMiss)
 	}
 	name := c.entry(key.Path)
-	data, err := readCacheFile(name)
+	data, mapped, err := readCacheFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMiss, err)
 	}
 	tr, err := Decode(data, key)
 	if err != nil {
+		// A damaged file was read whole for its checksum: its pages go now, not with the process.
+		if mapped {
+			unmap(data)
+		}
 		os.Remove(name)
 		return nil, err
+	}
+	if mapped {
+		remember(tr, data)
 	}
 	// The modification time of a cache file is its last use, which eviction goes by.
 	now := time.Now()
