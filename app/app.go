@@ -354,7 +354,6 @@ func (u *ui) poll() {
 			r = nil
 		}
 		u.doc.search, u.doc.searchIndex, u.doc.laneMatches = r, -1, found.lanes
-		u.release = true
 		u.chart.invalidate()
 	}
 	u.requests.poll(u)

@@ -15,8 +15,10 @@ import (
 // navigation (searches, call trees) took the window from 3.3x to 5x the JSON's size in RSS (issue
 // #18). Once a document is shown the window therefore collects at windowGCPercent, which costs
 // little here: the columns are pointer-free, so a cycle only marks them; and after each piece of
-// background work that made garbage (a load, a search, a call tree, the cache write) it returns
-// the freed pages to the system at once rather than leaving them to the background scavenger.
+// background work that left much garbage (a load, the cache write) it returns the freed pages
+// to the system at once rather than leaving them to the background scavenger. Searches and call
+// trees, whose garbage is smaller, are left to the idle release below: a release stalls an
+// allocating goroutine for 10-20 ms on a busy 2-core machine, which a frame should not wait for.
 //
 // A load builds its columns with the default GOGC (and core/integrate's own soft limit), since a
 // low one would collect again and again while the heap grows from nothing.
