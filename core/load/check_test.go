@@ -39,7 +39,7 @@ func checkTrace(tr *core.Trace) error {
 				return fmt.Errorf("event %d (X): dur NaN", i)
 			}
 		}
-		if s := e.Args[i]; uint64(s.Off)+uint64(s.Len) > uint64(len(e.ArgsArena)) {
+		if s := e.Args[i]; s.Len > 0 && e.ArgsAt(s) == nil {
 			return fmt.Errorf("event %d: args span out of the arena", i)
 		}
 	}

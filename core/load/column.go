@@ -1,6 +1,11 @@
 package load
 
-import "unsafe"
+import (
+	"math"
+	"unsafe"
+
+	"flamedesk/core"
+)
 
 // blockBytes is the size a column's blocks grow to: big enough that filling one costs nothing
 // next to its contents, small enough that the last one's unused part is noise.
@@ -74,4 +79,47 @@ func (c *column[T]) take(b *budget) []T {
 	b.release(int64(cap(c.cur)) * size)
 	*c = column[T]{}
 	return out
+}
+
+// argsArena is core.Events' ArgsArena and ArgsMore while they fill: the first block grows by
+// doubling up to core.ArgsBlockSize (a small trace keeps a small arena), the next ones are made
+// whole and never move.
+type argsArena struct {
+	first []byte
+	more  [][]byte
+}
+
+// maxArgsBlocks keeps every offset within a Span's 32 bits.
+const maxArgsBlocks = math.MaxUint32>>core.ArgsBlockShift - 1
+
+// add keeps args and returns where; ok is false when the arena is full (4 GB).
+func (a *argsArena) add(b *budget, args []byte) (s core.Span, ok bool) {
+	n := len(args)
+	if n > core.ArgsBlockSize {
+		return core.Span{}, false
+	}
+	if len(a.more) == 0 && len(a.first)+n <= core.ArgsBlockSize {
+		if cap(a.first)-len(a.first) < n {
+			c := min(max(2*cap(a.first), len(a.first)+n, 4096), core.ArgsBlockSize)
+			nb := makeSlice[byte](b, len(a.first), c)
+			copy(nb, a.first)
+			b.release(int64(cap(a.first)))
+			a.first = nb
+		}
+		s = core.Span{Off: uint32(len(a.first)), Len: uint32(n)}
+		a.first = append(a.first, args...)
+		return s, true
+	}
+	last := len(a.more) - 1
+	if last < 0 || len(a.more[last])+n > core.ArgsBlockSize {
+		if len(a.more) >= maxArgsBlocks {
+			return core.Span{}, false
+		}
+		a.more = append(a.more, makeSlice[byte](b, 0, core.ArgsBlockSize))
+		last++
+	}
+	blk := a.more[last]
+	s = core.Span{Off: uint32(last+1)<<core.ArgsBlockShift | uint32(len(blk)), Len: uint32(n)}
+	a.more[last] = append(blk, args...)
+	return s, true
 }

@@ -168,7 +168,7 @@ type eventColumns struct {
 	ts, dur       column[float64]
 	thread        column[core.ThreadID]
 	args          column[core.Span]
-	arena         column[byte]
+	arena         argsArena
 	sampleTraceID column[int64]
 }
 
@@ -182,7 +182,8 @@ func (c *eventColumns) take(b *budget, e *core.Events) {
 	e.Dur = c.dur.take(b)
 	e.Thread = c.thread.take(b)
 	e.Args = c.args.take(b)
-	e.ArgsArena = c.arena.take(b)
+	e.ArgsArena, e.ArgsMore = c.arena.first, c.arena.more
+	c.arena = argsArena{}
 	e.SampleTraceID = c.sampleTraceID.take(b)
 }
 
@@ -1131,12 +1132,11 @@ func (l *loader) commitEvent() {
 		case over:
 			l.w.argsTooBig++
 		case len(args) == 0:
-		case uint64(e.arena.Len())+uint64(len(args)) > math.MaxUint32:
-			// Spans are 32-bit offsets into the arena.
-			l.w.argsArenaFull++
 		default:
-			span = core.Span{Off: uint32(e.arena.Len()), Len: uint32(len(args))}
-			e.arena.appendSlice(l.mem, args)
+			var ok bool
+			if span, ok = e.arena.add(l.mem, args); !ok {
+				l.w.argsArenaFull++
+			}
 		}
 	}
 	e.args.push(l.mem, span)
