@@ -205,7 +205,8 @@ type ProfileModel struct {
 	NodeDepth  []int32 // root -1, its children 0
 	NodeFrame  []FrameID
 	// NodeTicks is the node's positionTicks (a .cpuprofile's per-line sample counts), addressing
-	// (line, ticks) pairs in Trace.Chunks.Positions; Len 0 when the node has none.
+	// (line, ticks) pairs in Trace.Chunks.Positions; Len 0 when the node has none. It ends after
+	// the last node that has some (nil for a trace, whose nodes never have any).
 	NodeTicks []Span
 
 	// Samples holds node indexes, -1 for a sample whose node id is unknown (a hole).
@@ -341,6 +342,14 @@ func (t *Track) RefAt(i int) int32 { return t.Ref[i] }
 
 // NodeAt is entry i's profile node, -1 for an event.
 func (t *Track) NodeAt(i int) int32 { return t.Node[i] }
+
+// TicksOf is node n's NodeTicks (Len 0 when it has none).
+func (m *ProfileModel) TicksOf(n int) Span {
+	if n < 0 || n >= len(m.NodeTicks) {
+		return Span{}
+	}
+	return m.NodeTicks[n]
+}
 
 // InputKind is what kind of file a Trace came from.
 type InputKind uint8

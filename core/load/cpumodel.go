@@ -145,7 +145,6 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 	m.NodeParent = makeSlice[int32](mem, 0, n)
 	m.NodeDepth = makeSlice[int32](mem, 0, n)
 	m.NodeFrame = makeSlice[core.FrameID](mem, 0, n)
-	m.NodeTicks = makeSlice[core.Span](mem, 0, n)
 	visited := makeSlice[bool](mem, n, n)
 	modelOf := newNodeIndex(nodeIDs, n)
 	add := func(j, parent int32) int32 {
@@ -159,7 +158,9 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 		m.NodeParent = append(m.NodeParent, parent)
 		m.NodeDepth = append(m.NodeDepth, depth)
 		m.NodeFrame = append(m.NodeFrame, c.NodeFrame[ni])
-		m.NodeTicks = append(m.NodeTicks, c.NodeTicks[ni])
+		if t := c.TicksOf(int(ni)); t.Len > 0 {
+			m.NodeTicks = setSpan(mem, m.NodeTicks, int(mi), t)
+		}
 		if id := c.NodeID[ni]; id != core.NoNode {
 			modelOf.set(id, mi)
 		}
