@@ -84,7 +84,7 @@ func TestColumnTake(t *testing.T) {
 			t.Fatalf("[%d] = %v", i, v)
 		}
 	}
-	if mem.used != 8*n {
-		t.Errorf("budget holds %d bytes, want %d", mem.used, 8*n)
+	if used := mem.used.Load(); used != 8*n {
+		t.Errorf("budget holds %d bytes, want %d", used, 8*n)
 	}
 }

@@ -144,6 +144,7 @@ type loader struct {
 	docClosed    bool // the top-level value ended where JSON says it ends
 	ev           event
 	cols         eventColumns
+	takeLater    bool // finish leaves cols for takeEvents
 	pend         pending
 	minTs        float64
 	maxTs        float64
@@ -185,6 +186,13 @@ func (c *eventColumns) take(b *budget, e *core.Events) {
 	e.ArgsArena, e.ArgsMore = c.arena.first, c.arena.more
 	c.arena = argsArena{}
 	e.SampleTraceID = c.sampleTraceID.take(b)
+}
+
+// takeEvents moves the event columns into the trace, for a load whose finish left them.
+func (l *loader) takeEvents() (err error) {
+	defer catchBudget(&err)
+	l.cols.take(l.mem, &l.tr.Events)
+	return nil
 }
 
 // event is the scratch for the event being decoded.
@@ -1253,7 +1261,9 @@ type internEntry struct {
 
 // finish applies process-level metadata to every thread and turns the counters into warnings.
 func (l *loader) finish() {
-	l.cols.take(l.mem, &l.tr.Events)
+	if !l.takeLater {
+		l.cols.take(l.mem, &l.tr.Events)
+	}
 	for i := range l.tr.Threads {
 		t := &l.tr.Threads[i]
 		t.ProcessName = l.procName[t.Pid]
