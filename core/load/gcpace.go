@@ -5,12 +5,12 @@ import (
 	"sync"
 )
 
-// loadGCPercent is the collector's target while a load runs: the heap may grow by a quarter over
+// loadGCPercent is the collector's target while a load runs: the heap may grow by a tenth over
 // what is live before it collects, instead of doubling. Nearly everything a load allocates is
 // pointer-free columns, which the collector does not scan, so a cycle costs little; doubling, on
 // the other hand, maps (and page-faults) as much memory again as the load keeps, which costs more
 // time than the extra cycles and raises the peak RSS by as much.
-const loadGCPercent = 25
+const loadGCPercent = 10
 
 var gcPace struct {
 	sync.Mutex
