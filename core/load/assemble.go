@@ -290,7 +290,8 @@ func appendChunk(tr *core.Trace, mem *budget, c *core.RawChunks, i int, p *prePr
 	}
 	if a.HasTimeDeltas {
 		deltas := c.TimeDeltasOf(i)
-		a.TimeDeltas = append(growFor(mem, a.TimeDeltas, len(deltas), ahead.deltas), deltas...)
+		// One more: the model turns the deltas into its timestamps in place, and adds the end.
+		a.TimeDeltas = append(growFor(mem, a.TimeDeltas, len(deltas), ahead.deltas+1), deltas...)
 	}
 	// Chunks without lines or columns count as zeros, one per sample.
 	if a.Lines != nil {
