@@ -33,18 +33,6 @@ func (c *column[T]) push(b *budget, v T) {
 	c.cur = append(c.cur, v)
 }
 
-// appendSlice appends vs, across blocks when it does not fit in the current one.
-func (c *column[T]) appendSlice(b *budget, vs []T) {
-	for len(vs) > 0 {
-		if len(c.cur) == cap(c.cur) {
-			c.next(b)
-		}
-		n := min(len(vs), cap(c.cur)-len(c.cur))
-		c.cur = append(c.cur, vs[:n]...)
-		vs = vs[n:]
-	}
-}
-
 // next starts a new block, charged to b.
 func (c *column[T]) next(b *budget) {
 	var zero T
