@@ -114,11 +114,13 @@ type RawChunks struct {
 	NodeFrame  []FrameID // the call frame, interned in Trace.Frames with DevTools' defaults
 	NodeFlags  []uint8   // NodeHas* bits
 	// NodeChildren addresses the node's "children" ids in Children (Len 0 when absent: see
-	// NodeHasChildren).
+	// NodeHasChildren). It ends after the last node that has children (nil when none has, as in
+	// a trace): read it through ChildrenOf.
 	NodeChildren []Span
 	// NodeTicks addresses a .cpuprofile node's "positionTicks" in Positions as (line, ticks)
 	// pairs: how many of the node's samples fell on each 1-based line of its script. Len 0
-	// when absent.
+	// when absent. Like NodeChildren, it ends after the last node that has some: read it
+	// through TicksOf.
 	NodeTicks []Span
 
 	// Arenas.
@@ -151,7 +153,20 @@ func (c *RawChunks) ProfileTimeDeltasOf(i int) []float64 {
 }
 
 // ChildrenOf returns the "children" ids of node n.
-func (c *RawChunks) ChildrenOf(n int) []int64 { return spanOf(c.Children, c.NodeChildren[n]) }
+func (c *RawChunks) ChildrenOf(n int) []int64 {
+	if n >= len(c.NodeChildren) {
+		return nil
+	}
+	return spanOf(c.Children, c.NodeChildren[n])
+}
+
+// TicksOf addresses the positionTicks of node n in Positions (Len 0 when it has none).
+func (c *RawChunks) TicksOf(n int) Span {
+	if n >= len(c.NodeTicks) {
+		return Span{}
+	}
+	return c.NodeTicks[n]
+}
 
 func spanOf[T any](arena []T, s Span) []T {
 	return arena[s.Off : s.Off+s.Len : s.Off+s.Len]

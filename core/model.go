@@ -107,8 +107,13 @@ type Events struct {
 	Thread []ThreadID
 	// Args is the raw JSON of the event's args, kept only where something uses it (profile data,
 	// names, sampleTraceId, the data of FunctionCall, EvaluateScript and similar); Len 0 otherwise.
-	Args      []Span
+	Args []Span
+	// ArgsArena holds the kept args' bytes; a loaded trace keeps at most ArgsBlockSize bytes here
+	// and the rest in ArgsMore, blocks of up to ArgsBlockSize bytes of which block n holds the
+	// offsets from (n+1)·ArgsBlockSize on. One event's args never straddle two blocks. (The
+	// columns never move as they fill: a flat arena would be copied at each growth.)
 	ArgsArena []byte
+	ArgsMore  [][]byte
 	// SampleTraceID is args.data.sampleTraceId, args.sampleTraceId or args.beginData.sampleTraceId;
 	// 0 when absent.
 	SampleTraceID []int64
@@ -157,13 +162,34 @@ func (e *Events) AsyncIDOf(i int) (StrID, IDSource) {
 // Len is the number of events.
 func (e *Events) Len() int { return len(e.Ts) }
 
+// ArgsBlockShift is log2 of ArgsBlockSize.
+const ArgsBlockShift = 20
+
+// ArgsBlockSize is the size of the blocks of Events.ArgsMore.
+const ArgsBlockSize = 1 << ArgsBlockShift
+
 // ArgsJSON returns the kept raw args of event i, or nil.
 func (e *Events) ArgsJSON(i int) []byte {
-	s := e.Args[i]
+	return e.ArgsAt(e.Args[i])
+}
+
+// ArgsAt returns the bytes s addresses in ArgsArena or ArgsMore, nil when it is empty or points
+// past them.
+func (e *Events) ArgsAt(s Span) []byte {
 	if s.Len == 0 {
 		return nil
 	}
-	return e.ArgsArena[s.Off : s.Off+s.Len]
+	off, n := uint64(s.Off), uint64(s.Len)
+	if off+n <= uint64(len(e.ArgsArena)) {
+		return e.ArgsArena[off : off+n]
+	}
+	if b := off>>ArgsBlockShift - 1; off >= ArgsBlockSize && b < uint64(len(e.ArgsMore)) {
+		blk := e.ArgsMore[b]
+		if o := off & (ArgsBlockSize - 1); o+n <= uint64(len(blk)) {
+			return blk[o : o+n]
+		}
+	}
+	return nil
 }
 
 // ProfileModel is DevTools' CPU profile data model of one assembled profile: nodes in an indexed
@@ -179,7 +205,8 @@ type ProfileModel struct {
 	NodeDepth  []int32 // root -1, its children 0
 	NodeFrame  []FrameID
 	// NodeTicks is the node's positionTicks (a .cpuprofile's per-line sample counts), addressing
-	// (line, ticks) pairs in Trace.Chunks.Positions; Len 0 when the node has none.
+	// (line, ticks) pairs in Trace.Chunks.Positions; Len 0 when the node has none. It ends after
+	// the last node that has some (nil for a trace, whose nodes never have any).
 	NodeTicks []Span
 
 	// Samples holds node indexes, -1 for a sample whose node id is unknown (a hole).
@@ -315,6 +342,14 @@ func (t *Track) RefAt(i int) int32 { return t.Ref[i] }
 
 // NodeAt is entry i's profile node, -1 for an event.
 func (t *Track) NodeAt(i int) int32 { return t.Node[i] }
+
+// TicksOf is node n's NodeTicks (Len 0 when it has none).
+func (m *ProfileModel) TicksOf(n int) Span {
+	if n < 0 || n >= len(m.NodeTicks) {
+		return Span{}
+	}
+	return m.NodeTicks[n]
+}
 
 // InputKind is what kind of file a Trace came from.
 type InputKind uint8

@@ -22,7 +22,7 @@ import (
 
 // FormatVersion changes whenever the file layout below changes (the model's own changes are
 // caught by the schema fingerprint).
-const FormatVersion = 1
+const FormatVersion = 2
 
 // magic opens every cache file; a reader on a big-endian machine sees it reversed and misses.
 const magic = uint64(0x31454843_4b534446) // "FDSKCHE1" little-endian
@@ -183,13 +183,12 @@ func consistent(tr *core.Trace) error {
 	if tr.Strings == nil {
 		return errDamaged
 	}
-	if err := sameLengths(reflect.ValueOf(&tr.Events).Elem(), "AsyncIDs", "ArgsArena"); err != nil {
+	if err := sameLengths(reflect.ValueOf(&tr.Events).Elem(), "AsyncIDs", "ArgsArena", "ArgsMore"); err != nil {
 		return err
 	}
-	arena := uint64(len(tr.Events.ArgsArena))
 	for _, a := range tr.Events.Args {
-		if uint64(a.Off)+uint64(a.Len) > arena {
-			return fmt.Errorf("args span %d+%d past the arena's %d bytes", a.Off, a.Len, arena)
+		if a.Len > 0 && tr.Events.ArgsAt(a) == nil {
+			return fmt.Errorf("args span %d+%d past the args kept", a.Off, a.Len)
 		}
 	}
 	for i := range tr.Tracks {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"flamedesk/core"
 )
@@ -63,6 +64,48 @@ type preProfile struct {
 	Assembled
 	hasThread  bool
 	mismatched int // chunks after which samples and deltas differed in count
+	// ahead is what the ProfileChunks not yet appended will add: the arrays are sized for all of
+	// them at their first growth, instead of doubling (which copies them over and over, and
+	// maps and faults in twice their size).
+	ahead chunkSizes
+}
+
+// chunkSizes counts what ProfileChunks add to a profile's arrays.
+type chunkSizes struct{ nodes, samples, deltas, lines, columns int }
+
+// sizesOf is what appendChunk adds for record i at most.
+func sizesOf(c *core.RawChunks, i int) chunkSizes {
+	from, to := c.NodeRange(i)
+	samples := int(c.Samples[i].Len)
+	s := chunkSizes{nodes: to - from, samples: samples, deltas: int(c.TimeDeltas[i].Len), lines: samples, columns: samples}
+	if c.HasLines[i] {
+		s.lines = int(c.Lines[i].Len)
+	}
+	if c.HasColumns[i] {
+		s.columns = int(c.Columns[i].Len)
+	}
+	return s
+}
+
+func (s *chunkSizes) add(o chunkSizes, sign int) {
+	s.nodes += sign * o.nodes
+	s.samples += sign * o.samples
+	s.deltas += sign * o.deltas
+	s.lines += sign * o.lines
+	s.columns += sign * o.columns
+}
+
+// growFor makes room for n more elements of s: when it must move, room for ahead of them (the
+// rest of the profile's chunks, n included), so that it moves once.
+func growFor[T any](mem *budget, s []T, n, ahead int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	ns := makeSlice[T](mem, len(s), len(s)+max(n, ahead))
+	copy(ns, s)
+	var zero T
+	mem.release(int64(cap(s)) * int64(unsafe.Sizeof(zero)))
+	return ns
 }
 
 func validSource(s string) bool {
@@ -74,11 +117,24 @@ func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings, mem *budget
 	byKey := map[profileKey]*preProfile{}
 	var pids []int64
 	byPid := map[int64][]*preProfile{}
-	get := func(i int) *preProfile {
+	keyOf := func(i int) profileKey {
 		k := profileKey{pid: c.Pid[i], id: c.ID[i], isStr: c.IDIsString[i]}
 		if c.Kind[i] == core.ChunkWhole && c.ID[i] == 0 {
 			k.anon, k.anonTid = true, c.Tid[i]
 		}
+		return k
+	}
+	ahead := map[profileKey]chunkSizes{}
+	for i := range c.Len() {
+		if c.Kind[i] == core.ChunkData {
+			k := keyOf(i)
+			s := ahead[k]
+			s.add(sizesOf(c, i), 1)
+			ahead[k] = s
+		}
+	}
+	get := func(i int) *preProfile {
+		k := keyOf(i)
 		if p, ok := byKey[k]; ok {
 			return p
 		}
@@ -86,7 +142,7 @@ func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings, mem *budget
 			Pid: k.pid, ID: k.id, IDIsString: k.isStr,
 			HasSamples: true, HasTimeDeltas: true,
 			Lines: []int32{}, Columns: []int32{},
-		}}
+		}, ahead: ahead[k]}
 		byKey[k] = p
 		if _, ok := byPid[k.pid]; !ok {
 			pids = append(pids, k.pid)
@@ -221,32 +277,35 @@ func wholeProfile(mem *budget, c *core.RawChunks, i int, p *preProfile) {
 // count, the end time is computed (once) and the source taken.
 func appendChunk(tr *core.Trace, mem *budget, c *core.RawChunks, i int, p *preProfile) {
 	a := &p.Assembled
+	ahead := p.ahead
+	p.ahead.add(sizesOf(c, i), -1)
 	from, to := c.NodeRange(i)
-	a.Nodes = grow(mem, a.Nodes, to-from)
+	a.Nodes = growFor(mem, a.Nodes, to-from, ahead.nodes)
 	for n := from; n < to; n++ {
 		a.Nodes = append(a.Nodes, int32(n))
 	}
 	samples := c.SamplesOf(i)
 	if a.HasSamples {
-		a.Samples = append(grow(mem, a.Samples, len(samples)), samples...)
+		a.Samples = append(growFor(mem, a.Samples, len(samples), ahead.samples), samples...)
 	}
 	if a.HasTimeDeltas {
 		deltas := c.TimeDeltasOf(i)
-		a.TimeDeltas = append(grow(mem, a.TimeDeltas, len(deltas)), deltas...)
+		// One more: the model turns the deltas into its timestamps in place, and adds the end.
+		a.TimeDeltas = append(growFor(mem, a.TimeDeltas, len(deltas), ahead.deltas+1), deltas...)
 	}
 	// Chunks without lines or columns count as zeros, one per sample.
 	if a.Lines != nil {
 		if c.HasLines[i] {
-			a.Lines = append(grow(mem, a.Lines, int(c.Lines[i].Len)), spanInt32s(c, c.Lines[i])...)
+			a.Lines = append(growFor(mem, a.Lines, int(c.Lines[i].Len), ahead.lines), spanInt32s(c, c.Lines[i])...)
 		} else {
-			a.Lines = append(grow(mem, a.Lines, len(samples)), make([]int32, len(samples))...)
+			a.Lines = append(growFor(mem, a.Lines, len(samples), ahead.lines), make([]int32, len(samples))...)
 		}
 	}
 	if a.Columns != nil {
 		if c.HasColumns[i] {
-			a.Columns = append(grow(mem, a.Columns, int(c.Columns[i].Len)), spanInt32s(c, c.Columns[i])...)
+			a.Columns = append(growFor(mem, a.Columns, int(c.Columns[i].Len), ahead.columns), spanInt32s(c, c.Columns[i])...)
 		} else {
-			a.Columns = append(grow(mem, a.Columns, len(samples)), make([]int32, len(samples))...)
+			a.Columns = append(growFor(mem, a.Columns, len(samples), ahead.columns), make([]int32, len(samples))...)
 		}
 	}
 	mergeTraceIDs(c, i, a)

@@ -101,3 +101,52 @@ func BenchmarkFileLarge(b *testing.B) {
 	b.SetBytes(jsonBytes)
 	reportCPU(b, cpu0, jsonBytes)
 }
+
+var (
+	mediumOnce sync.Once
+	mediumJSON []byte
+	mediumErr  error
+)
+
+// mediumRaw is testdata's gen-trace-medium-reload inflated once (52 MB), the trace of the speed
+// goal of issue #18.
+func mediumRaw(b *testing.B) []byte {
+	path := fixtures.Path(b, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
+	mediumOnce.Do(func() {
+		f, err := os.Open(path)
+		if err != nil {
+			mediumErr = err
+			return
+		}
+		defer f.Close()
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			mediumErr = err
+			return
+		}
+		mediumJSON, mediumErr = io.ReadAll(zr)
+	})
+	if mediumErr != nil {
+		b.Fatal(mediumErr)
+	}
+	return mediumJSON
+}
+
+// BenchmarkReadAssembleMedium is BenchmarkReadAssembleLarge on gen-trace-medium-reload.
+func BenchmarkReadAssembleMedium(b *testing.B) {
+	raw := mediumRaw(b)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		tr, err := Reader(context.Background(), bytes.NewReader(raw), int64(len(raw)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tr.Events.Len() < 100000 || len(tr.Profiles) == 0 {
+			b.Fatalf("%d events, %d profiles", tr.Events.Len(), len(tr.Profiles))
+		}
+	}
+	reportCPU(b, cpu0, int64(len(raw)))
+}

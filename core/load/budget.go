@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"sync/atomic"
 	"unsafe"
 
 	"flamedesk/core"
@@ -51,10 +52,11 @@ func mbString(n int64) string {
 
 // budget tracks the bytes a load holds in its growable data. A nil *budget charges nothing (the
 // exported helpers used by tests and tools). charge panics with a *budgetError, which the load
-// turns back into an error (see catchBudget): the hot loops stay free of error plumbing.
+// turns back into an error (see catchBudget): the hot loops stay free of error plumbing. It is
+// safe for concurrent use: the end of a load fills columns on two goroutines.
 type budget struct {
 	limit int64
-	used  int64
+	used  atomic.Int64
 	why   string
 }
 
@@ -99,16 +101,23 @@ func (b *budget) charge(n int64) {
 	if b == nil {
 		return
 	}
-	if n > b.limit-b.used {
-		panic(&budgetError{limit: b.limit, what: b.why})
+	for {
+		used := b.used.Load()
+		if n > b.limit-used {
+			panic(&budgetError{limit: b.limit, what: b.why})
+		}
+		if b.used.CompareAndSwap(used, used+n) {
+			return
+		}
 	}
-	b.used += n
 }
 
 // release gives back n bytes that are no longer held (a column that moved to a bigger block).
 func (b *budget) release(n int64) {
 	if b != nil {
-		b.used = max(b.used-n, 0)
+		if b.used.Add(-n) < 0 {
+			b.used.Store(0) // never below zero
+		}
 	}
 }
 
@@ -117,7 +126,7 @@ func (b *budget) room() int64 {
 	if b == nil {
 		return math.MaxInt64
 	}
-	return b.limit - b.used
+	return b.limit - b.used.Load()
 }
 
 // makeSlice is make([]T, n, c) charged to the budget.

@@ -39,7 +39,7 @@ func checkTrace(tr *core.Trace) error {
 				return fmt.Errorf("event %d (X): dur NaN", i)
 			}
 		}
-		if s := e.Args[i]; uint64(s.Off)+uint64(s.Len) > uint64(len(e.ArgsArena)) {
+		if s := e.Args[i]; s.Len > 0 && e.ArgsAt(s) == nil {
 			return fmt.Errorf("event %d: args span out of the arena", i)
 		}
 	}
@@ -88,7 +88,7 @@ func checkTrace(tr *core.Trace) error {
 func checkChunks(tr *core.Trace) error {
 	c := &tr.Chunks
 	nodes := len(c.NodeID)
-	for _, l := range []int{len(c.NodeParent), len(c.NodeFrame), len(c.NodeFlags), len(c.NodeChildren)} {
+	for _, l := range []int{len(c.NodeParent), len(c.NodeFrame), len(c.NodeFlags)} {
 		if l != nodes {
 			return fmt.Errorf("chunk node columns of different lengths")
 		}
@@ -108,8 +108,14 @@ func checkChunks(tr *core.Trace) error {
 			}
 		}
 	}
+	if len(c.NodeChildren) > nodes || len(c.NodeTicks) > nodes {
+		return fmt.Errorf("%d children spans and %d ticks spans for %d nodes", len(c.NodeChildren), len(c.NodeTicks), nodes)
+	}
 	for n := range nodes {
-		if s := c.NodeChildren[n]; int(s.Off+s.Len) > len(c.Children) {
+		if s := c.TicksOf(n); int(s.Off+s.Len) > len(c.Positions) {
+			return fmt.Errorf("node %d: ticks span out of range", n)
+		}
+		if n < len(c.NodeChildren) && int(c.NodeChildren[n].Off+c.NodeChildren[n].Len) > len(c.Children) {
 			return fmt.Errorf("node %d: children span out of range", n)
 		}
 		if int(c.NodeFrame[n]) >= len(tr.Frames) {

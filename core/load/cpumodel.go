@@ -14,7 +14,9 @@ import (
 // Its warnings are dropped: the load that made tr has reported them.
 func BuildModel(tr *core.Trace, a *Assembled) core.ProfileModel {
 	var w core.Warnings
-	m, _ := buildModel(context.Background(), tr, a, &w, nil)
+	own := *a // buildModel takes over arrays of a; the caller keeps its own
+	own.TimeDeltas, own.Lines, own.Columns = slices.Clone(a.TimeDeltas), slices.Clone(a.Lines), slices.Clone(a.Columns)
+	m, _ := buildModel(context.Background(), tr, &own, &w, nil)
 	return m
 }
 
@@ -145,7 +147,6 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 	m.NodeParent = makeSlice[int32](mem, 0, n)
 	m.NodeDepth = makeSlice[int32](mem, 0, n)
 	m.NodeFrame = makeSlice[core.FrameID](mem, 0, n)
-	m.NodeTicks = makeSlice[core.Span](mem, 0, n)
 	visited := makeSlice[bool](mem, n, n)
 	modelOf := newNodeIndex(nodeIDs, n)
 	add := func(j, parent int32) int32 {
@@ -159,7 +160,9 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 		m.NodeParent = append(m.NodeParent, parent)
 		m.NodeDepth = append(m.NodeDepth, depth)
 		m.NodeFrame = append(m.NodeFrame, c.NodeFrame[ni])
-		m.NodeTicks = append(m.NodeTicks, c.NodeTicks[ni])
+		if t := c.TicksOf(int(ni)); t.Len > 0 {
+			m.NodeTicks = setSpan(mem, m.NodeTicks, int(mi), t)
+		}
 		if id := c.NodeID[ni]; id != core.NoNode {
 			modelOf.set(id, mi)
 		}
@@ -240,9 +243,15 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	explicitEnd := math.NaN()
 	switch {
 	case a.HasTimeDeltas && !a.Legacy:
-		ts = makeSlice[float64](mem, len(a.TimeDeltas), len(a.TimeDeltas)+1)
+		if cap(a.TimeDeltas) > len(a.TimeDeltas) {
+			// The deltas become the timestamps in place (assembly left room for the end).
+			ts, a.TimeDeltas = a.TimeDeltas, nil
+		} else {
+			ts = makeSlice[float64](mem, len(a.TimeDeltas), len(a.TimeDeltas)+1)
+			copy(ts, a.TimeDeltas)
+		}
 		t := a.StartTime
-		for i, d := range a.TimeDeltas {
+		for i, d := range ts {
 			t += d
 			ts[i] = t
 		}
@@ -308,12 +317,20 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	// Per-sample positions, where every sample has one (a trace's chunks carry them).
 	var lines, cols []int32
 	if len(a.Lines) == len(a.Samples) && len(a.Lines) > 0 {
-		mem.charge(int64(ns) * 8) // lines and columns
-		lines = make([]int32, ns)
-		copy(lines, a.Lines)
+		// The assembled arrays are taken over where they have the right length, the usual case.
+		if len(a.Lines) == ns {
+			lines, a.Lines = a.Lines, nil
+		} else {
+			lines = makeSlice[int32](mem, ns, ns)
+			copy(lines, a.Lines)
+		}
 		if len(a.Columns) == len(a.Samples) {
-			cols = make([]int32, ns)
-			copy(cols, a.Columns)
+			if len(a.Columns) == ns {
+				cols, a.Columns = a.Columns, nil
+			} else {
+				cols = makeSlice[int32](mem, ns, ns)
+				copy(cols, a.Columns)
+			}
 		}
 	}
 

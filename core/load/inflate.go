@@ -7,8 +7,10 @@ import (
 	"sync"
 )
 
-// inflateBlock is the size of the blocks handed from the inflating goroutine to the parser.
-const inflateBlock = 1 << 20
+// inflateBlock is the size of the blocks handed from the inflating goroutine to the parser. They
+// are kept small and few: every megabyte a load maps costs page faults, which on virtual
+// machines cost more than inflating it.
+const inflateBlock = 256 << 10
 
 // inflater decompresses gzip in its own goroutine, a few blocks ahead of the parser, so that
 // inflating and parsing run on two cores at once. It uses klauspost/compress, whose inflate is a
@@ -36,7 +38,7 @@ func newInflater(ctx context.Context, r *bufio.Reader) (*inflater, error) {
 	if err != nil {
 		return nil, err
 	}
-	const ahead = 4
+	const ahead = 3
 	in := &inflater{
 		full: make(chan inflated, ahead),
 		free: make(chan []byte, ahead+2),

@@ -100,7 +100,9 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	}
 
 	mem := newBudget(size, gz)
+	defer paceGC()()
 	l := newLoader(ctx, src, mem)
+	l.takeLater = true
 	if err := readAll(l); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -118,7 +120,15 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	if p != nil {
 		p.SetStage("assembling profiles")
 	}
-	if err := buildProfiles(ctx, tr, mem); err != nil {
+	// The event columns are copied into the trace while the profiles are built: neither reads
+	// the other, and the copy (mostly page faults of its fresh memory) then costs no time.
+	taken := make(chan error, 1)
+	go func() { taken <- l.takeEvents() }()
+	err := buildProfiles(ctx, tr, mem)
+	if takeErr := <-taken; err == nil {
+		err = takeErr
+	}
+	if err != nil {
 		return nil, err
 	}
 	finishBounds(tr)

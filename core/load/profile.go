@@ -38,9 +38,9 @@ func (l *loader) rollback() {
 		c.NodeParent = c.NodeParent[:m.nodes]
 		c.NodeFrame = c.NodeFrame[:m.nodes]
 		c.NodeFlags = c.NodeFlags[:m.nodes]
-		c.NodeChildren = c.NodeChildren[:m.nodes]
-		c.NodeTicks = c.NodeTicks[:m.nodes]
 	}
+	c.NodeChildren = c.NodeChildren[:min(len(c.NodeChildren), m.nodes)]
+	c.NodeTicks = c.NodeTicks[:min(len(c.NodeTicks), m.nodes)]
 	c.Children = c.Children[:m.children]
 	c.SampleIDs = c.SampleIDs[:m.samples]
 	c.Deltas = c.Deltas[:m.deltas]
@@ -233,8 +233,6 @@ func (l *loader) node(depth int) (int, error) {
 	c.NodeParent = push(l.mem, c.NodeParent, core.NoNode)
 	c.NodeFrame = push(l.mem, c.NodeFrame, 0)
 	c.NodeFlags = push(l.mem, c.NodeFlags, 0)
-	c.NodeChildren = push(l.mem, c.NodeChildren, core.Span{})
-	c.NodeTicks = push(l.mem, c.NodeTicks, core.Span{})
 	var (
 		flags    uint8
 		cf, flat frameFields
@@ -303,7 +301,7 @@ func (l *loader) node(depth int) (int, error) {
 				return n, err
 			}
 			if ok {
-				c.NodeChildren[n] = span
+				c.NodeChildren = setSpan(l.mem, c.NodeChildren, n, span)
 				flags |= core.NodeHasChildren
 			}
 		case "callFrame":
@@ -727,7 +725,11 @@ func (l *loader) positionTicks(n int) error {
 			return err
 		}
 	}
-	c.NodeTicks[n] = core.Span{Off: uint32(off), Len: uint32(len(c.Positions) - off)}
+	if len(c.Positions) > off {
+		c.NodeTicks = setSpan(l.mem, c.NodeTicks, n, core.Span{Off: uint32(off), Len: uint32(len(c.Positions) - off)})
+	} else if n < len(c.NodeTicks) {
+		c.NodeTicks[n] = core.Span{}
+	}
 	return nil
 }
 
@@ -803,4 +805,16 @@ func (l *loader) finishCPUProfile() error {
 	l.thread(1, 1)
 	l.commitChunk(core.ChunkWhole, 'X', 1, 1, l.strs.Intern("0x1"), true, ts)
 	return nil
+}
+
+// setSpan sets spans[n], extending spans with empty ones to reach n: a column that most nodes
+// leave empty ends at the last one that is not.
+func setSpan(b *budget, spans []core.Span, n int, s core.Span) []core.Span {
+	if n >= len(spans) {
+		old := len(spans)
+		spans = grow(b, spans, n+1-old)[:n+1]
+		clear(spans[old:]) // the capacity may hold what a rollback dropped
+	}
+	spans[n] = s
+	return spans
 }

@@ -251,8 +251,6 @@ func (sp *selfProfile) finish(l *loader) error {
 			flags |= core.NodeHasParent
 		}
 		c.NodeFlags = push(l.mem, c.NodeFlags, flags)
-		c.NodeChildren = push(l.mem, c.NodeChildren, core.Span{})
-		c.NodeTicks = push(l.mem, c.NodeTicks, core.Span{})
 		c.NodeFrame = push(l.mem, c.NodeFrame, l.internFrame(cf))
 	}
 	addNode(selfRootID, core.NoNode, core.CallFrame{FunctionName: l.strs.Intern("(root)"), ScriptID: zero, Line: -1, Column: -1})

@@ -18,12 +18,12 @@ func TestPositionTicksKept(t *testing.T) {
 	p := &tr.Profiles[0]
 	for n, f := range p.NodeFrame {
 		if tr.Strings.Get(tr.Frames[f].FunctionName) != "f" {
-			if p.NodeTicks[n].Len != 0 {
+			if p.TicksOf(n).Len != 0 {
 				t.Errorf("node %d has ticks", n)
 			}
 			continue
 		}
-		s := p.NodeTicks[n]
+		s := p.TicksOf(n)
 		got := tr.Chunks.Positions[s.Off : s.Off+s.Len]
 		// Entries without a numeric line or ticks are left out.
 		if want := []int32{4, 2, 6, 5}; !slices.Equal(got, want) {

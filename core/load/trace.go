@@ -143,6 +143,8 @@ type loader struct {
 	arrayClosed  bool // the last event array ended with its ']'
 	docClosed    bool // the top-level value ended where JSON says it ends
 	ev           event
+	cols         eventColumns
+	takeLater    bool // finish leaves cols for takeEvents
 	pend         pending
 	minTs        float64
 	maxTs        float64
@@ -157,6 +159,40 @@ type counts struct {
 	farTs, farEnd                                          int
 	firstBadTs                                             int
 	firstMalformed                                         string
+}
+
+// eventColumns are core.Events' columns while they fill (see column); finish moves them into the
+// trace.
+type eventColumns struct {
+	ph            column[byte]
+	name, cat     column[core.StrID]
+	ts, dur       column[float64]
+	thread        column[core.ThreadID]
+	args          column[core.Span]
+	arena         argsArena
+	sampleTraceID column[int64]
+}
+
+// take moves the columns into e, one at a time, so that each one's blocks can go before the
+// next is copied.
+func (c *eventColumns) take(b *budget, e *core.Events) {
+	e.Ph = c.ph.take(b)
+	e.Name = c.name.take(b)
+	e.Cat = c.cat.take(b)
+	e.Ts = c.ts.take(b)
+	e.Dur = c.dur.take(b)
+	e.Thread = c.thread.take(b)
+	e.Args = c.args.take(b)
+	e.ArgsArena, e.ArgsMore = c.arena.first, c.arena.more
+	c.arena = argsArena{}
+	e.SampleTraceID = c.sampleTraceID.take(b)
+}
+
+// takeEvents moves the event columns into the trace, for a load whose finish left them.
+func (l *loader) takeEvents() (err error) {
+	defer catchBudget(&err)
+	l.cols.take(l.mem, &l.tr.Events)
+	return nil
 }
 
 // event is the scratch for the event being decoded.
@@ -328,7 +364,7 @@ func (l *loader) eventArray() error {
 			// JSON never holds a NUL byte outside a string. A file cut by a crash or left sparse
 			// ends in them, gigabytes of them at times: searching them for the next event
 			// would take minutes.
-			if l.tr.Events.Len() == 0 && l.ch.Len() == 0 {
+			if l.cols.ts.Len() == 0 && l.ch.Len() == 0 {
 				return s.errorf("NUL bytes where an event was due, as a damaged, sparse or preallocated file has")
 			}
 			l.tr.Warnings.Addf("reading stopped at byte %d of the JSON: NUL bytes, as a damaged, sparse or preallocated file has; the rest of the file was not read", s.offset())
@@ -384,7 +420,7 @@ func (l *loader) eventFailed(err error, start int64) (stop bool, _ error) {
 		return true, l.inputEnded(true)
 	}
 	if !l.resync() {
-		if l.tr.Events.Len() == 0 && l.ch.Len() == 0 {
+		if l.cols.ts.Len() == 0 && l.ch.Len() == 0 {
 			return true, fmt.Errorf("event %d: %w", max(l.nEvents-1, 0), err)
 		}
 		l.tr.Warnings.Addf("event %d: %v; the rest of the file could not be read", l.nEvents-1, err)
@@ -1089,13 +1125,13 @@ func (l *loader) commitEvent() {
 	}
 	th := l.thread(f.pid, f.tid)
 
-	e := &l.tr.Events
-	e.Ph = push(l.mem, e.Ph, f.ph)
-	e.Name = push(l.mem, e.Name, f.name)
-	e.Cat = push(l.mem, e.Cat, f.cat)
-	e.Ts = push(l.mem, e.Ts, ts)
-	e.Dur = push(l.mem, e.Dur, dur)
-	e.Thread = push(l.mem, e.Thread, th)
+	e := &l.cols
+	e.ph.push(l.mem, f.ph)
+	e.name.push(l.mem, f.name)
+	e.cat.push(l.mem, f.cat)
+	e.ts.push(l.mem, ts)
+	e.dur.push(l.mem, dur)
+	e.thread.push(l.mem, th)
 
 	var span core.Span
 	if f.hasArgs && (fl&flagKeepArgs != 0 || f.ph == 'M' || l.flags(f.cat)&flagKeepArgsCat != 0) {
@@ -1104,15 +1140,14 @@ func (l *loader) commitEvent() {
 		case over:
 			l.w.argsTooBig++
 		case len(args) == 0:
-		case uint64(len(e.ArgsArena))+uint64(len(args)) > math.MaxUint32:
-			// Spans are 32-bit offsets into the arena.
-			l.w.argsArenaFull++
 		default:
-			span = core.Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(args))}
-			e.ArgsArena = append(grow(l.mem, e.ArgsArena, len(args)), args...)
+			var ok bool
+			if span, ok = e.arena.add(l.mem, args); !ok {
+				l.w.argsArenaFull++
+			}
 		}
 	}
-	e.Args = push(l.mem, e.Args, span)
+	e.args.push(l.mem, span)
 
 	// DevTools' extractSampleTraceId: beginData wins when present, even without an id.
 	var sti int64
@@ -1126,9 +1161,9 @@ func (l *loader) commitEvent() {
 	case f.hasStiData:
 		sti = f.stiData
 	}
-	e.SampleTraceID = push(l.mem, e.SampleTraceID, sti)
+	e.sampleTraceID.push(l.mem, sti)
 	if isAsyncPhase(f.ph) || fl&flagKeepID != 0 {
-		l.keepAsyncID(f, len(e.Ts)-1)
+		l.keepAsyncID(f, e.ts.Len()-1)
 	}
 
 	if f.ph == 'M' {
@@ -1226,6 +1261,9 @@ type internEntry struct {
 
 // finish applies process-level metadata to every thread and turns the counters into warnings.
 func (l *loader) finish() {
+	if !l.takeLater {
+		l.cols.take(l.mem, &l.tr.Events)
+	}
 	for i := range l.tr.Threads {
 		t := &l.tr.Threads[i]
 		t.ProcessName = l.procName[t.Pid]

@@ -1,0 +1,113 @@
+package load
+
+import (
+	"math"
+	"unsafe"
+
+	"flamedesk/core"
+)
+
+// blockBytes is the size a column's blocks grow to: big enough that filling one costs nothing
+// next to its contents, small enough that the last one's unused part is noise.
+const blockBytes = 1 << 20
+
+// column is a column that is filled without ever moving: it grows by adding blocks (doubling
+// from small up to blockBytes, then all of that size) and is copied once, exactly sized, into the
+// slice the model keeps (take). A slice grown by doubling copies everything it holds at each
+// growth and ends with up to half its capacity unused, which costs both time (the copies and the
+// page faults of each fresh block) and memory (the slack, and the old copies until collected).
+type column[T any] struct {
+	full [][]T // filled blocks
+	cur  []T
+	n    int // elements in full
+}
+
+// Len is the number of elements pushed.
+func (c *column[T]) Len() int { return c.n + len(c.cur) }
+
+// push appends v.
+func (c *column[T]) push(b *budget, v T) {
+	if len(c.cur) == cap(c.cur) {
+		c.next(b)
+	}
+	c.cur = append(c.cur, v)
+}
+
+// next starts a new block, charged to b.
+func (c *column[T]) next(b *budget) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	most := max(blockBytes/max(size, 1), 1)
+	n := min(max(2*cap(c.cur), 1024/max(size, 1)), most)
+	if c.cur != nil {
+		c.full = append(c.full, c.cur)
+		c.n += len(c.cur)
+	}
+	c.cur = makeSlice[T](b, 0, n)
+}
+
+// take returns the elements in one slice of exactly their number and empties the column. The
+// blocks are released as they are copied.
+func (c *column[T]) take(b *budget) []T {
+	var zero T
+	size := int64(unsafe.Sizeof(zero))
+	if len(c.full) == 0 {
+		out := c.cur
+		*c = column[T]{}
+		return out
+	}
+	out := makeSlice[T](b, c.Len(), c.Len())
+	at := 0
+	for i, blk := range c.full {
+		at += copy(out[at:], blk)
+		b.release(int64(cap(blk)) * size)
+		c.full[i] = nil
+	}
+	copy(out[at:], c.cur)
+	b.release(int64(cap(c.cur)) * size)
+	*c = column[T]{}
+	return out
+}
+
+// argsArena is core.Events' ArgsArena and ArgsMore while they fill: the first block grows by
+// doubling up to core.ArgsBlockSize (a small trace keeps a small arena), the next ones are made
+// whole and never move.
+type argsArena struct {
+	first []byte
+	more  [][]byte
+}
+
+// maxArgsBlocks keeps every offset within a Span's 32 bits.
+const maxArgsBlocks = math.MaxUint32>>core.ArgsBlockShift - 1
+
+// add keeps args and returns where; ok is false when the arena is full (4 GB).
+func (a *argsArena) add(b *budget, args []byte) (s core.Span, ok bool) {
+	n := len(args)
+	if n > core.ArgsBlockSize {
+		return core.Span{}, false
+	}
+	if len(a.more) == 0 && len(a.first)+n <= core.ArgsBlockSize {
+		if cap(a.first)-len(a.first) < n {
+			c := min(max(2*cap(a.first), len(a.first)+n, 4096), core.ArgsBlockSize)
+			nb := makeSlice[byte](b, len(a.first), c)
+			copy(nb, a.first)
+			b.release(int64(cap(a.first)))
+			a.first = nb
+		}
+		s = core.Span{Off: uint32(len(a.first)), Len: uint32(n)}
+		a.first = append(a.first, args...)
+		return s, true
+	}
+	last := len(a.more) - 1
+	if last < 0 || len(a.more[last])+n > core.ArgsBlockSize {
+		if len(a.more) >= maxArgsBlocks {
+			return core.Span{}, false
+		}
+		a.more = append(a.more, makeSlice[byte](b, 0, core.ArgsBlockSize))
+		last++
+	}
+	blk := a.more[last]
+	s = core.Span{Off: uint32(last+1)<<core.ArgsBlockShift | uint32(len(blk)), Len: uint32(n)}
+	a.more[last] = append(blk, args...)
+	return s, true
+}
