@@ -20,8 +20,9 @@ import (
 // trees, whose garbage is smaller, are left to the idle release below: a release stalls an
 // allocating goroutine for 10-20 ms on a busy 2-core machine, which a frame should not wait for.
 //
-// A load builds its columns with the default GOGC (and core/integrate's own soft limit), since a
-// low one would collect again and again while the heap grows from nothing.
+// While a file loads the window steps aside: GOGC goes back to the default, which core/load then
+// lowers for the time of its read (core/load/gcpace.go) and core/integrate bounds with its own
+// soft limit while it builds the tracks.
 
 // windowGCPercent is the GOGC of a window showing a document: the heap grows by a fifth of what
 // is live before a collection. Scrolling and zooming allocate about half a MB a second, so that
@@ -43,7 +44,7 @@ type heapKeeper struct {
 // userGOGC says GOGC was set in the environment; the window then leaves the collector as asked.
 var userGOGC = os.Getenv("GOGC") != ""
 
-// loadBegan raises GOGC back to the default while a file loads.
+// loadBegan puts GOGC back to the default while a file loads (core/load paces its own read).
 func (k *heapKeeper) loadBegan() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
