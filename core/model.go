@@ -214,16 +214,23 @@ const (
 // A deep trace makes millions of entries, so the columns are kept narrow: times as 32-bit offsets
 // where they are whole microseconds (Times), and what follows from other columns is not stored:
 // the self time (from Dur and Parent), and for tracks whose ProfileCalls all have a node, the kind
-// and frame (from Node and NodeFrame). Read entries through the accessors (StartAt, KindAt…).
+// and frame (from Node and NodeFrame). A Compact track (the ones core/integrate builds from a
+// trace) also stores no start or name per row: a ProfileCall starts at its sample's time and is
+// named after its node's frame, and an event's start, name and event index sit in per-event
+// columns that its Ref indexes. Read entries through the accessors (StartAt, KindAt…).
 type Track struct {
 	Thread ThreadID
-	Start  Times    // µs
+	// Start (µs) and Name are per row unless the track is Compact; a Compact track keeps only
+	// Start.Base, the whole µs its times count from.
+	Start  Times
 	Dur    Times    // µs
 	Depth  []uint16 // 0 for roots
 	Name   []StrID
 	Parent []int32 // index into this Track, -1 for roots
 	// Ref is the event index into Trace.Events for an event, and the sample index into the
-	// profile's Samples for a ProfileCall.
+	// profile's Samples for a ProfileCall (-1 for one that no single sample made). In a Compact
+	// track it is an event's index into EventRef, and a ProfileCall's sample index, or ^k for the
+	// k-th call made from a trace event (CallStart[k]). Read it through RefAt.
 	Ref []int32
 	// Node is the profile node index of a ProfileCall, -1 for events (and for a ProfileCall
 	// without one, which only a track with a Kind column has).
@@ -235,6 +242,22 @@ type Track struct {
 	FrameColumn []FrameID
 	// NodeFrame is the frame of each node of the thread's profile (a copy of its NodeFrame).
 	NodeFrame []FrameID
+
+	// Compact says that Start and Name are left out and the columns below stand in for them.
+	Compact bool
+	// EventRef, EventStart and EventName hold, per event row in row order, its index into
+	// Trace.Events, its start and its name.
+	EventRef   []int32
+	EventStart Times
+	EventName  []StrID
+	// SampleStart is, per sample of the profile, where the ProfileCalls it made start (its time
+	// through DevTools' detour through milliseconds).
+	SampleStart Times
+	// CallStart is the start of each ProfileCall made from a trace event's sampleTraceId.
+	CallStart []float64
+	// NodeName is the function name of each node of the thread's profile.
+	NodeName []StrID
+
 	// Profile indexes Trace.Profiles for this thread's ProfileCalls, -1 when it has none.
 	Profile  int32
 	MaxDepth int
@@ -247,7 +270,19 @@ type Track struct {
 func (t *Track) Len() int { return len(t.Depth) }
 
 // StartAt is entry i's start, µs.
-func (t *Track) StartAt(i int) float64 { return t.Start.At(i) }
+func (t *Track) StartAt(i int) float64 {
+	if !t.Compact {
+		return t.Start.At(i)
+	}
+	r := t.Ref[i]
+	switch {
+	case t.Node[i] < 0:
+		return t.EventStart.At(int(r))
+	case r >= 0:
+		return t.SampleStart.At(int(r))
+	}
+	return t.CallStart[^r]
+}
 
 // DurAt is entry i's duration, µs.
 func (t *Track) DurAt(i int) float64 { return t.Dur.At(i) }
@@ -294,7 +329,15 @@ func (t *Track) KindAt(i int) EntryKind {
 }
 
 // NameAt is entry i's name.
-func (t *Track) NameAt(i int) StrID { return t.Name[i] }
+func (t *Track) NameAt(i int) StrID {
+	if !t.Compact {
+		return t.Name[i]
+	}
+	if n := t.Node[i]; n >= 0 {
+		return t.NodeName[n]
+	}
+	return t.EventName[t.Ref[i]]
+}
 
 // FrameAt is entry i's call frame, NoFrame for an event.
 func (t *Track) FrameAt(i int) FrameID {
@@ -310,8 +353,18 @@ func (t *Track) FrameAt(i int) FrameID {
 // ParentAt is the index of entry i's parent, -1 for a root.
 func (t *Track) ParentAt(i int) int32 { return t.Parent[i] }
 
-// RefAt is entry i's event index into Trace.Events, or for a ProfileCall its sample index.
-func (t *Track) RefAt(i int) int32 { return t.Ref[i] }
+// RefAt is entry i's event index into Trace.Events, or for a ProfileCall its sample index (-1
+// when no single sample made it).
+func (t *Track) RefAt(i int) int32 {
+	if !t.Compact {
+		return t.Ref[i]
+	}
+	r := t.Ref[i]
+	if t.Node[i] < 0 {
+		return t.EventRef[r]
+	}
+	return max(r, -1)
+}
 
 // NodeAt is entry i's profile node, -1 for an event.
 func (t *Track) NodeAt(i int) int32 { return t.Node[i] }

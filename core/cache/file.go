@@ -22,7 +22,7 @@ import (
 
 // FormatVersion changes whenever the file layout below changes (the model's own changes are
 // caught by the schema fingerprint).
-const FormatVersion = 1
+const FormatVersion = 2
 
 // magic opens every cache file; a reader on a big-endian machine sees it reversed and misses.
 const magic = uint64(0x31454843_4b534446) // "FDSKCHE1" little-endian
@@ -201,21 +201,32 @@ func consistent(tr *core.Trace) error {
 }
 
 // trackLengths checks a track's columns: KindColumn and FrameColumn may be absent (they follow from Node
-// then), NodeFrame is per node, and the times are in one of their two forms.
+// then), NodeFrame and NodeName are per node, the times are in one of their two forms, and a Compact
+// track's refs land in its per-event and per-sample columns.
 func trackLengths(t *core.Track) error {
-	if err := sameLengths(reflect.ValueOf(t).Elem(), "KindColumn", "FrameColumn", "NodeFrame"); err != nil {
+	if err := sameLengths(reflect.ValueOf(t).Elem(), "Name", "KindColumn", "FrameColumn", "NodeFrame",
+		"EventRef", "EventName", "CallStart", "NodeName"); err != nil {
 		return err
 	}
 	n := t.Len()
+	rows := n
+	if t.Compact {
+		rows = 0
+	}
+	events := len(t.EventRef)
 	for _, c := range []struct {
 		name string
 		len  int
 		ok   bool
 	}{
+		{"Name", len(t.Name), len(t.Name) == rows},
 		{"KindColumn", len(t.KindColumn), t.KindColumn == nil || len(t.KindColumn) == n},
 		{"FrameColumn", len(t.FrameColumn), t.FrameColumn == nil || len(t.FrameColumn) == n},
-		{"Start", t.Start.Len(), t.Start.Len() == n && (t.Start.Wide == nil || t.Start.Off == nil)},
-		{"Dur", t.Dur.Len(), t.Dur.Len() == n && (t.Dur.Wide == nil || t.Dur.Off == nil)},
+		{"Start", t.Start.Len(), t.Start.Len() == rows && wellFormed(&t.Start)},
+		{"Dur", t.Dur.Len(), t.Dur.Len() == n && wellFormed(&t.Dur)},
+		{"EventName", len(t.EventName), len(t.EventName) == events},
+		{"EventStart", t.EventStart.Len(), t.EventStart.Len() == events && wellFormed(&t.EventStart)},
+		{"SampleStart", t.SampleStart.Len(), wellFormed(&t.SampleStart)},
 	} {
 		if !c.ok {
 			return fmt.Errorf("track column %s has %d entries, want %d", c.name, c.len, n)
@@ -226,8 +237,33 @@ func trackLengths(t *core.Track) error {
 			return fmt.Errorf("track parent %d past its %d entries", p, n)
 		}
 	}
+	if t.Compact {
+		if t.KindColumn != nil || t.FrameColumn != nil {
+			return errors.New("compact track with a kind or frame column")
+		}
+		samples, calls, nodes := t.SampleStart.Len(), len(t.CallStart), len(t.NodeName)
+		for i, r := range t.Ref {
+			node := t.Node[i]
+			ok := false
+			switch {
+			case node < 0:
+				ok = r >= 0 && int(r) < events
+			case int(node) >= nodes:
+			case r >= 0:
+				ok = int(r) < samples
+			default:
+				ok = int(^r) < calls
+			}
+			if !ok {
+				return fmt.Errorf("track row %d refers past its columns", i)
+			}
+		}
+	}
 	return nil
 }
+
+// wellFormed says that a times column is in one of its two forms.
+func wellFormed(c *core.Times) bool { return c.Wide == nil || c.Off == nil }
 
 // sameLengths checks that every slice field of struct v but those named in except has one length.
 func sameLengths(v reflect.Value, except ...string) error {

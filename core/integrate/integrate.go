@@ -456,22 +456,24 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	if c.len() > 0 {
 		first = min(first, c.ts(c.at(0)))
 	}
+	base := core.NewTimes(first, 0).Base
 	t := core.Track{
-		Thread:  th,
-		Start:   core.NewTimes(first, n),
-		Dur:     core.NewTimes(0, n),
-		Depth:   make([]uint16, n),
-		Name:    make([]core.StrID, n),
-		Parent:  make([]int32, n),
-		Ref:     make([]int32, n),
-		Node:    make([]int32, n),
-		Profile: -1,
+		Thread:     th,
+		Start:      core.Times{Base: base},
+		Dur:        core.NewTimes(0, n),
+		Depth:      make([]uint16, n),
+		Parent:     make([]int32, n),
+		Ref:        make([]int32, n),
+		Node:       make([]int32, n),
+		Compact:    true,
+		EventRef:   make([]int32, 0, len(es)),
+		EventStart: core.Times{Base: base, Off: make([]uint32, 0, len(es))},
+		EventName:  make([]core.StrID, 0, len(es)),
+		Profile:    -1,
 	}
 	if n >= bigJob {
-		adviseHuge(t.Start.Off)
 		adviseHuge(t.Dur.Off)
 		adviseHuge(t.Depth)
-		adviseHuge(t.Name)
 		adviseHuge(t.Parent)
 		adviseHuge(t.Ref)
 		adviseHuge(t.Node)
@@ -539,21 +541,25 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			t.Depth[k] = uint16(depth)
 			t.Parent[k] = parent
 			if isCall {
-				t.Start.Set(k, xts)
 				t.Dur.Set(k, x.dur)
-				t.Name[k] = frameName(tr, nodeFrame[x.node])
-				t.Ref[k] = x.sample()
+				if x.src >= 0 {
+					t.Ref[k] = x.src
+				} else {
+					t.Ref[k] = ^int32(len(t.CallStart))
+					t.CallStart = append(t.CallStart, xts)
+				}
 				t.Node[k] = x.node
 				calls++
 			} else {
 				e := es[ei].ev
-				t.Start.Set(k, ev.Ts[e])
+				t.Ref[k] = int32(len(t.EventRef))
+				t.EventRef = append(t.EventRef, e)
+				t.EventStart.Append(ev.Ts[e])
+				t.EventName = append(t.EventName, ev.Name[e])
 				// Events.Dur holds what the entry had: a B's paired length, NaN for none.
 				if d := ev.Dur[e]; !math.IsNaN(d) {
 					t.Dur.Set(k, d)
 				}
-				t.Name[k] = ev.Name[e]
-				t.Ref[k] = e
 				t.Node[k] = -1
 			}
 			stack = append(stack, open{int32(k), ts, ts + dur})
@@ -568,17 +574,37 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			ei++
 		}
 	}
-	t.Start.Truncate(k)
 	t.Dur.Truncate(k)
-	t.Depth, t.Name, t.Parent, t.Ref, t.Node = t.Depth[:k], t.Name[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
+	t.Depth, t.Parent, t.Ref, t.Node = t.Depth[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
+	t.EventStart.Clip()
+	t.EventRef, t.EventName = slices.Clip(t.EventRef), slices.Clip(t.EventName)
 	if calls > 0 {
 		t.Profile = prof
 		t.NodeFrame = slices.Clone(nodeFrame)
+		t.NodeName = make([]core.StrID, len(nodeFrame))
+		for n, f := range nodeFrame {
+			t.NodeName[n] = frameName(tr, f)
+		}
+		t.SampleStart = sampleStarts(px.p)
 	}
 	if deep > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("thread %d: entries deeper than %d shown at that depth", tr.Threads[th].Tid, math.MaxUint16))
 	}
 	return t
+}
+
+// sampleStarts is where the ProfileCalls of each sample of p start: its time as DevTools has it.
+func sampleStarts(p *core.ProfileModel) core.Times {
+	n := min(len(p.Samples), len(p.Timestamps))
+	first := math.Inf(1)
+	for _, ts := range p.Timestamps[:n] {
+		first = min(first, devtoolsMicros(ts))
+	}
+	starts := core.NewTimes(first, n)
+	for i, ts := range p.Timestamps[:n] {
+		starts.Set(i, devtoolsMicros(ts))
+	}
+	return starts
 }
 
 func frameName(tr *core.Trace, f core.FrameID) core.StrID {
