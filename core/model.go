@@ -10,6 +10,8 @@ package core
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sync/atomic"
 )
 
@@ -243,8 +245,19 @@ type Track struct {
 	// NodeFrame is the frame of each node of the thread's profile (a copy of its NodeFrame).
 	NodeFrame []FrameID
 
-	// Compact says that Start and Name are left out and the columns below stand in for them.
+	// Compact says that Start, Name, Parent, Ref and Node are left out and the columns below
+	// stand in for them.
 	Compact bool
+	// ParentGap is how many rows up each row's parent is, 0 for a root; farGap where that does
+	// not fit, and then ParentFar lists the row (in increasing order) and ParentFarTo its parent.
+	ParentGap   []uint16
+	ParentFar   []int32
+	ParentFarTo []int32
+	// NodePlus1 is Node plus one, and Refs is Ref as the row's kind reads it: an event's index
+	// into EventRef; a ProfileCall's sample index, or the number of samples plus k for the k-th
+	// call made from a trace event (CallStart[k]).
+	NodePlus1 Packed
+	Refs      Packed
 	// EventRef, EventStart and EventName hold, per event row in row order, its index into
 	// Trace.Events, its start and its name.
 	EventRef   []int32
@@ -269,19 +282,22 @@ type Track struct {
 // Len is the number of entries.
 func (t *Track) Len() int { return len(t.Depth) }
 
+// FarGap marks a row of ParentGap whose parent is listed in ParentFar.
+const FarGap = math.MaxUint16
+
 // StartAt is entry i's start, µs.
 func (t *Track) StartAt(i int) float64 {
 	if !t.Compact {
 		return t.Start.At(i)
 	}
-	r := t.Ref[i]
+	r := int(t.Refs.At(i))
 	switch {
-	case t.Node[i] < 0:
-		return t.EventStart.At(int(r))
-	case r >= 0:
-		return t.SampleStart.At(int(r))
+	case t.NodePlus1.At(i) == 0:
+		return t.EventStart.At(r)
+	case r < t.SampleStart.Len():
+		return t.SampleStart.At(r)
 	}
-	return t.CallStart[^r]
+	return t.CallStart[r-t.SampleStart.Len()]
 }
 
 // DurAt is entry i's duration, µs.
@@ -292,8 +308,13 @@ func (t *Track) DurAt(i int) float64 { return t.Dur.At(i) }
 // is i or a later row.
 func (t *Track) SelfAt(i int) float64 {
 	self := t.Dur.At(i)
-	for j := i + 1; j < len(t.Parent) && int(t.Parent[j]) >= i; j++ {
-		if int(t.Parent[j]) == i {
+	n := t.Len()
+	for j := i + 1; j < n; j++ {
+		p := int(t.ParentAt(j))
+		if p < i {
+			break
+		}
+		if p == i {
 			self -= t.Dur.At(j)
 		}
 	}
@@ -306,8 +327,8 @@ func (t *Track) SelfTimes() []float64 {
 	for i := range self {
 		self[i] = t.Dur.At(i)
 	}
-	for i, p := range t.Parent {
-		if p >= 0 {
+	for i := range self {
+		if p := t.ParentAt(i); p >= 0 {
 			self[p] -= t.Dur.At(i)
 		}
 	}
@@ -322,7 +343,7 @@ func (t *Track) KindAt(i int) EntryKind {
 	if t.KindColumn != nil {
 		return t.KindColumn[i]
 	}
-	if t.Node[i] >= 0 {
+	if t.NodeAt(i) >= 0 {
 		return EntryProfileCall
 	}
 	return EntryEvent
@@ -333,10 +354,10 @@ func (t *Track) NameAt(i int) StrID {
 	if !t.Compact {
 		return t.Name[i]
 	}
-	if n := t.Node[i]; n >= 0 {
-		return t.NodeName[n]
+	if n := t.NodePlus1.At(i); n > 0 {
+		return t.NodeName[n-1]
 	}
-	return t.EventName[t.Ref[i]]
+	return t.EventName[t.Refs.At(i)]
 }
 
 // FrameAt is entry i's call frame, NoFrame for an event.
@@ -344,14 +365,27 @@ func (t *Track) FrameAt(i int) FrameID {
 	if t.FrameColumn != nil {
 		return t.FrameColumn[i]
 	}
-	if n := t.Node[i]; n >= 0 && int(n) < len(t.NodeFrame) {
+	if n := t.NodeAt(i); n >= 0 && int(n) < len(t.NodeFrame) {
 		return t.NodeFrame[n]
 	}
 	return NoFrame
 }
 
 // ParentAt is the index of entry i's parent, -1 for a root.
-func (t *Track) ParentAt(i int) int32 { return t.Parent[i] }
+func (t *Track) ParentAt(i int) int32 {
+	if !t.Compact {
+		return t.Parent[i]
+	}
+	switch g := t.ParentGap[i]; g {
+	case 0:
+		return -1
+	case FarGap:
+		k, _ := slices.BinarySearch(t.ParentFar, int32(i))
+		return t.ParentFarTo[k]
+	default:
+		return int32(i) - int32(g)
+	}
+}
 
 // RefAt is entry i's event index into Trace.Events, or for a ProfileCall its sample index (-1
 // when no single sample made it).
@@ -359,15 +393,23 @@ func (t *Track) RefAt(i int) int32 {
 	if !t.Compact {
 		return t.Ref[i]
 	}
-	r := t.Ref[i]
-	if t.Node[i] < 0 {
+	r := int(t.Refs.At(i))
+	if t.NodePlus1.At(i) == 0 {
 		return t.EventRef[r]
 	}
-	return max(r, -1)
+	if r < t.SampleStart.Len() {
+		return int32(r)
+	}
+	return -1
 }
 
 // NodeAt is entry i's profile node, -1 for an event.
-func (t *Track) NodeAt(i int) int32 { return t.Node[i] }
+func (t *Track) NodeAt(i int) int32 {
+	if !t.Compact {
+		return t.Node[i]
+	}
+	return int32(t.NodePlus1.At(i)) - 1
+}
 
 // InputKind is what kind of file a Trace came from.
 type InputKind uint8

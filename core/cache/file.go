@@ -22,7 +22,7 @@ import (
 
 // FormatVersion changes whenever the file layout below changes (the model's own changes are
 // caught by the schema fingerprint).
-const FormatVersion = 2
+const FormatVersion = 3
 
 // magic opens every cache file; a reader on a big-endian machine sees it reversed and misses.
 const magic = uint64(0x31454843_4b534446) // "FDSKCHE1" little-endian
@@ -200,18 +200,15 @@ func consistent(tr *core.Trace) error {
 	return nil
 }
 
-// trackLengths checks a track's columns: KindColumn and FrameColumn may be absent (they follow from Node
-// then), NodeFrame and NodeName are per node, the times are in one of their two forms, and a Compact
-// track's refs land in its per-event and per-sample columns.
+// trackLengths checks a track's columns: KindColumn and FrameColumn may be absent (they follow from the
+// node then), NodeFrame and NodeName are per node, the times are in one of their two forms, and a
+// Compact track's packed columns hold one value per row that lands in its per-event and per-sample
+// columns.
 func trackLengths(t *core.Track) error {
-	if err := sameLengths(reflect.ValueOf(t).Elem(), "Name", "KindColumn", "FrameColumn", "NodeFrame",
-		"EventRef", "EventName", "CallStart", "NodeName"); err != nil {
-		return err
-	}
 	n := t.Len()
-	rows := n
+	rows, compactRows := n, 0
 	if t.Compact {
-		rows = 0
+		rows, compactRows = 0, n
 	}
 	events := len(t.EventRef)
 	for _, c := range []struct {
@@ -220,6 +217,13 @@ func trackLengths(t *core.Track) error {
 		ok   bool
 	}{
 		{"Name", len(t.Name), len(t.Name) == rows},
+		{"Parent", len(t.Parent), len(t.Parent) == rows},
+		{"Ref", len(t.Ref), len(t.Ref) == rows},
+		{"Node", len(t.Node), len(t.Node) == rows},
+		{"ParentGap", len(t.ParentGap), len(t.ParentGap) == compactRows},
+		{"ParentFarTo", len(t.ParentFarTo), len(t.ParentFarTo) == len(t.ParentFar)},
+		{"NodePlus1", t.NodePlus1.Len(), packed(&t.NodePlus1, compactRows)},
+		{"Refs", t.Refs.Len(), packed(&t.Refs, compactRows)},
 		{"KindColumn", len(t.KindColumn), t.KindColumn == nil || len(t.KindColumn) == n},
 		{"FrameColumn", len(t.FrameColumn), t.FrameColumn == nil || len(t.FrameColumn) == n},
 		{"Start", t.Start.Len(), t.Start.Len() == rows && wellFormed(&t.Start)},
@@ -229,7 +233,7 @@ func trackLengths(t *core.Track) error {
 		{"SampleStart", t.SampleStart.Len(), wellFormed(&t.SampleStart)},
 	} {
 		if !c.ok {
-			return fmt.Errorf("track column %s has %d entries, want %d", c.name, c.len, n)
+			return fmt.Errorf("track column %s has %d entries, which does not fit its %d rows", c.name, c.len, n)
 		}
 	}
 	for _, p := range t.Parent {
@@ -237,29 +241,48 @@ func trackLengths(t *core.Track) error {
 			return fmt.Errorf("track parent %d past its %d entries", p, n)
 		}
 	}
-	if t.Compact {
-		if t.KindColumn != nil || t.FrameColumn != nil {
-			return errors.New("compact track with a kind or frame column")
-		}
-		samples, calls, nodes := t.SampleStart.Len(), len(t.CallStart), len(t.NodeName)
-		for i, r := range t.Ref {
-			node := t.Node[i]
-			ok := false
-			switch {
-			case node < 0:
-				ok = r >= 0 && int(r) < events
-			case int(node) >= nodes:
-			case r >= 0:
-				ok = int(r) < samples
-			default:
-				ok = int(^r) < calls
-			}
-			if !ok {
-				return fmt.Errorf("track row %d refers past its columns", i)
-			}
+	if !t.Compact {
+		return nil
+	}
+	if t.KindColumn != nil || t.FrameColumn != nil {
+		return errors.New("compact track with a kind or frame column")
+	}
+	for k, row := range t.ParentFar {
+		if (k > 0 && row <= t.ParentFar[k-1]) || row < 0 || int(row) >= n || t.ParentGap[row] != core.FarGap || t.ParentFarTo[k] >= row {
+			return fmt.Errorf("track far parent %d of row %d out of order", t.ParentFarTo[k], row)
 		}
 	}
+	far := 0
+	samples, calls, nodes := t.SampleStart.Len(), len(t.CallStart), len(t.NodeName)
+	for i := range n {
+		if g := t.ParentGap[i]; g == core.FarGap {
+			far++
+		} else if int(g) > i {
+			return fmt.Errorf("track row %d has its parent %d rows up", i, g)
+		}
+		node, r := t.NodePlus1.At(i), t.Refs.At(i)
+		var ok bool
+		if node == 0 {
+			ok = r < uint64(events)
+		} else {
+			ok = node <= uint64(nodes) && r < uint64(samples+calls)
+		}
+		if !ok {
+			return fmt.Errorf("track row %d refers past its columns", i)
+		}
+	}
+	if far != len(t.ParentFar) {
+		return fmt.Errorf("track has %d far parents, lists %d", far, len(t.ParentFar))
+	}
 	return nil
+}
+
+// packed says that c holds n values in the words it should.
+func packed(c *core.Packed, n int) bool {
+	if n == 0 && c.Words == nil {
+		return c.N == 0
+	}
+	return c.N == n && c.Bits <= 64 && len(c.Words) == core.PackedWords(n, c.Bits)
 }
 
 // wellFormed says that a times column is in one of its two forms.

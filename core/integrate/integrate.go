@@ -457,14 +457,25 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		first = min(first, c.ts(c.at(0)))
 	}
 	base := core.NewTimes(first, 0).Base
+	var nodeFrame []core.FrameID
+	samples, traceIDs := 0, 0
+	if px != nil {
+		nodeFrame = px.p.NodeFrame
+		samples = len(px.p.Samples)
+		for i := range es {
+			if es[i].flags&flagTraceID != 0 {
+				traceIDs++
+			}
+		}
+	}
 	t := core.Track{
 		Thread:     th,
 		Start:      core.Times{Base: base},
 		Dur:        core.NewTimes(0, n),
 		Depth:      make([]uint16, n),
-		Parent:     make([]int32, n),
-		Ref:        make([]int32, n),
-		Node:       make([]int32, n),
+		ParentGap:  make([]uint16, n),
+		NodePlus1:  core.NewPacked(n, uint64(len(nodeFrame))),
+		Refs:       core.NewPacked(n, uint64(max(len(es), samples+traceIDs))),
 		Compact:    true,
 		EventRef:   make([]int32, 0, len(es)),
 		EventStart: core.Times{Base: base, Off: make([]uint32, 0, len(es))},
@@ -474,13 +485,9 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	if n >= bigJob {
 		adviseHuge(t.Dur.Off)
 		adviseHuge(t.Depth)
-		adviseHuge(t.Parent)
-		adviseHuge(t.Ref)
-		adviseHuge(t.Node)
-	}
-	var nodeFrame []core.FrameID
-	if px != nil {
-		nodeFrame = px.p.NodeFrame
+		adviseHuge(t.ParentGap)
+		adviseHuge(t.NodePlus1.Words)
+		adviseHuge(t.Refs.Words)
 	}
 	type open struct {
 		row        int32
@@ -539,20 +546,28 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			}
 			t.MaxDepth = max(t.MaxDepth, depth)
 			t.Depth[k] = uint16(depth)
-			t.Parent[k] = parent
+			if parent >= 0 {
+				gap := k - int(parent)
+				if gap >= core.FarGap {
+					gap = core.FarGap
+					t.ParentFar = append(t.ParentFar, int32(k))
+					t.ParentFarTo = append(t.ParentFarTo, parent)
+				}
+				t.ParentGap[k] = uint16(gap)
+			}
 			if isCall {
 				t.Dur.Set(k, x.dur)
 				if x.src >= 0 {
-					t.Ref[k] = x.src
+					t.Refs.Set(k, uint64(x.src))
 				} else {
-					t.Ref[k] = ^int32(len(t.CallStart))
+					t.Refs.Set(k, uint64(samples+len(t.CallStart)))
 					t.CallStart = append(t.CallStart, xts)
 				}
-				t.Node[k] = x.node
+				t.NodePlus1.Set(k, uint64(x.node)+1)
 				calls++
 			} else {
 				e := es[ei].ev
-				t.Ref[k] = int32(len(t.EventRef))
+				t.Refs.Set(k, uint64(len(t.EventRef)))
 				t.EventRef = append(t.EventRef, e)
 				t.EventStart.Append(ev.Ts[e])
 				t.EventName = append(t.EventName, ev.Name[e])
@@ -560,7 +575,6 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 				if d := ev.Dur[e]; !math.IsNaN(d) {
 					t.Dur.Set(k, d)
 				}
-				t.Node[k] = -1
 			}
 			stack = append(stack, open{int32(k), ts, ts + dur})
 			k++
@@ -575,7 +589,11 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		}
 	}
 	t.Dur.Truncate(k)
-	t.Depth, t.Parent, t.Ref, t.Node = t.Depth[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
+	if k < n {
+		t.Depth, t.ParentGap = slices.Clip(t.Depth[:k]), slices.Clip(t.ParentGap[:k])
+		t.NodePlus1.Truncate(k)
+		t.Refs.Truncate(k)
+	}
 	t.EventStart.Clip()
 	t.EventRef, t.EventName = slices.Clip(t.EventRef), slices.Clip(t.EventName)
 	if calls > 0 {
