@@ -500,14 +500,15 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	for ei < len(es) || ci < c.len() {
 		var isCall bool
 		var ts, dur float64
-		var x *call
+		var x call
 		var xts float64
-		if ci < c.len() {
+		haveCall := ci < c.len()
+		if haveCall {
 			x = c.at(int32(ci))
 			xts = c.ts(x)
 		}
 		switch {
-		case x == nil:
+		case !haveCall:
 		case ei >= len(es):
 			isCall = true
 		default:
