@@ -121,8 +121,8 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	}
 	for _, r := range results {
 		if r.over {
-			return fmt.Errorf("%w: its tracks would hold more than %d entries (%d MB at %d bytes each, as much as the load may hold)",
-				core.ErrMemoryBudget, limit.max, tr.Stats.MemoryBudget>>20, entryBytes)
+			return fmt.Errorf("%w: its tracks would take more than %d MB (as much as the load may hold)",
+				core.ErrMemoryBudget, limit.max>>20)
 		}
 	}
 	setStage(tr, stagePair, t1.Sub(t0))

@@ -176,7 +176,7 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 	p := px.p
 	in := &integrator{px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
 	in.out = newCalls(p.Timestamps, tr.Events.Ts, len(p.NodeID))
-	in.out.limit.from = limit
+	in.out.limit.from, in.out.limit.per = limit, callBytes
 	if len(entries)+len(p.Samples) >= bigJob {
 		in.out.source = newBlockSource(in.out.nodeBits, in.out.srcBits)
 		defer func() {
