@@ -41,9 +41,9 @@ func (p *Packed) Set(i int, v uint64) {
 	m := uint64(1)<<p.Bits - 1
 	v &= m
 	p.Words[w] = p.Words[w]&^(m<<s) | v<<s
-	if s+uint(p.Bits) > 64 {
-		p.Words[w+1] = p.Words[w+1]&^(m>>(64-s)) | v>>(64-s)
-	}
+	// The bits that spill into the next word; none for s == 0, where the shifts by 64 give 0.
+	hi := 64 - s
+	p.Words[w+1] = p.Words[w+1]&^(m>>hi) | v>>hi
 }
 
 // Truncate keeps the first n values and lets go of the words past them.
