@@ -57,9 +57,6 @@ type call struct {
 	src int32
 }
 
-// sample is the call's sample index, -1 for a call built from a trace event.
-func (x *call) sample() int32 { return max(x.src, -1) }
-
 // calls is the integrator's output: the constructed ProfileCalls in the order DevTools creates
 // them (time order, parents before children at equal times). A deep trace makes millions of
 // them, so they live in fixed-size blocks that are never copied as the list grows, column-wise
