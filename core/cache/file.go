@@ -220,7 +220,6 @@ func trackLengths(t *core.Track) error {
 		{"Parent", len(t.Parent), len(t.Parent) == rows},
 		{"Ref", len(t.Ref), len(t.Ref) == rows},
 		{"Node", len(t.Node), len(t.Node) == rows},
-		{"ParentGap", len(t.ParentGap), len(t.ParentGap) == compactRows},
 		{"ParentFarTo", len(t.ParentFarTo), len(t.ParentFarTo) == len(t.ParentFar)},
 		{"NodePlus1", t.NodePlus1.Len(), packed(&t.NodePlus1, compactRows)},
 		{"Refs", t.Refs.Len(), packed(&t.Refs, compactRows)},
@@ -247,18 +246,21 @@ func trackLengths(t *core.Track) error {
 	if t.KindColumn != nil || t.FrameColumn != nil {
 		return errors.New("compact track with a kind or frame column")
 	}
+	// A row's parent is the row before when that is one level up, none at depth 0, and else
+	// listed in ParentFar.
+	listed := func(i int) bool {
+		return t.Depth[i] != 0 && (i == 0 || t.Depth[i-1]+1 != t.Depth[i])
+	}
 	for k, row := range t.ParentFar {
-		if (k > 0 && row <= t.ParentFar[k-1]) || row < 0 || int(row) >= n || t.ParentGap[row] != core.FarGap || t.ParentFarTo[k] >= row {
+		if (k > 0 && row <= t.ParentFar[k-1]) || row < 0 || int(row) >= n || !listed(int(row)) || t.ParentFarTo[k] >= row || t.ParentFarTo[k] < 0 {
 			return fmt.Errorf("track far parent %d of row %d out of order", t.ParentFarTo[k], row)
 		}
 	}
 	far := 0
 	samples, calls, nodes := t.SampleStart.Len(), len(t.CallStart), len(t.NodeName)
 	for i := range n {
-		if g := t.ParentGap[i]; g == core.FarGap {
+		if listed(i) {
 			far++
-		} else if int(g) > i {
-			return fmt.Errorf("track row %d has its parent %d rows up", i, g)
 		}
 		node, r := t.NodePlus1.At(i), t.Refs.At(i)
 		var ok bool

@@ -473,7 +473,6 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		Start:      core.Times{Base: base},
 		Dur:        core.NewTimes(0, n),
 		Depth:      make([]uint16, n),
-		ParentGap:  make([]uint16, n),
 		NodePlus1:  core.NewPacked(n, uint64(len(nodeFrame))),
 		Refs:       core.NewPacked(n, uint64(max(len(es), samples+traceIDs))),
 		Compact:    true,
@@ -485,7 +484,6 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	if n >= bigJob {
 		adviseHuge(t.Dur.Off)
 		adviseHuge(t.Depth)
-		adviseHuge(t.ParentGap)
 		adviseHuge(t.NodePlus1.Words)
 		adviseHuge(t.Refs.Words)
 	}
@@ -547,14 +545,11 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			}
 			t.MaxDepth = max(t.MaxDepth, depth)
 			t.Depth[k] = uint16(depth)
-			if parent >= 0 {
-				gap := k - int(parent)
-				if gap >= core.FarGap {
-					gap = core.FarGap
-					t.ParentFar = append(t.ParentFar, int32(k))
-					t.ParentFarTo = append(t.ParentFarTo, parent)
-				}
-				t.ParentGap[k] = uint16(gap)
+			// The row before is the parent exactly when it is one level up (pre-order), so
+			// only the other parents are listed.
+			if parent >= 0 && !(int(parent) == k-1 && t.Depth[k-1]+1 == t.Depth[k]) {
+				t.ParentFar = append(t.ParentFar, int32(k))
+				t.ParentFarTo = append(t.ParentFarTo, parent)
 			}
 			if isCall {
 				t.Dur.Set(k, x.dur)
@@ -591,7 +586,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	}
 	t.Dur.Truncate(k)
 	if k < n {
-		t.Depth, t.ParentGap = slices.Clip(t.Depth[:k]), slices.Clip(t.ParentGap[:k])
+		t.Depth = t.Depth[:k]
 		t.NodePlus1.Truncate(k)
 		t.Refs.Truncate(k)
 	}
