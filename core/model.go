@@ -10,6 +10,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"sync/atomic"
 )
 
@@ -241,16 +242,24 @@ const (
 // A deep trace makes millions of entries, so the columns are kept narrow: times as 32-bit offsets
 // where they are whole microseconds (Times), and what follows from other columns is not stored:
 // the self time (from Dur and Parent), and for tracks whose ProfileCalls all have a node, the kind
-// and frame (from Node and NodeFrame). Read entries through the accessors (StartAt, KindAt…).
+// and frame (from Node and NodeFrame). A Compact track (the ones core/integrate builds from a
+// trace) also stores no start or name per row: a ProfileCall starts at its sample's time and is
+// named after its node's frame, and an event's start, name and event index sit in per-event
+// columns that its ref indexes; a parent is stored only where it is not the row before, and node
+// and ref in the bits they need (about 11 bytes a row in all instead of 26). Read entries through the accessors
+// (StartAt, KindAt…), never the columns.
 type Track struct {
 	Thread ThreadID
-	Start  Times    // µs
+	// Start (µs) and Name are per row unless the track is Compact; a Compact track keeps only
+	// Start.Base, the whole µs its times count from.
+	Start  Times
 	Dur    Times    // µs
 	Depth  []uint16 // 0 for roots
 	Name   []StrID
 	Parent []int32 // index into this Track, -1 for roots
 	// Ref is the event index into Trace.Events for an event, and the sample index into the
-	// profile's Samples for a ProfileCall.
+	// profile's Samples for a ProfileCall (-1 for one that no single sample made). Read it
+	// through RefAt: a Compact track keeps it in Refs.
 	Ref []int32
 	// Node is the profile node index of a ProfileCall, -1 for events (and for a ProfileCall
 	// without one, which only a track with a Kind column has).
@@ -262,6 +271,33 @@ type Track struct {
 	FrameColumn []FrameID
 	// NodeFrame is the frame of each node of the thread's profile (a copy of its NodeFrame).
 	NodeFrame []FrameID
+
+	// Compact says that Start, Name, Parent, Ref and Node are left out and the columns below
+	// stand in for them.
+	Compact bool
+	// A row's parent follows from the depths where it is the row before (the depth is one more)
+	// or none (depth 0), as it is for 93 % of the rows of a deep trace. ParentFar lists the other
+	// rows, in increasing order, and ParentFarTo their parents.
+	ParentFar   []int32
+	ParentFarTo []int32
+	// NodePlus1 is Node plus one, and Refs is Ref as the row's kind reads it: an event's index
+	// into EventRef; a ProfileCall's sample index, or the number of samples plus k for the k-th
+	// call made from a trace event (CallStart[k]).
+	NodePlus1 Packed
+	Refs      Packed
+	// EventRef, EventStart and EventName hold, per event row in row order, its index into
+	// Trace.Events, its start and its name.
+	EventRef   []int32
+	EventStart Times
+	EventName  []StrID
+	// SampleStart is, per sample of the profile, where the ProfileCalls it made start (its time
+	// through DevTools' detour through milliseconds).
+	SampleStart Times
+	// CallStart is the start of each ProfileCall made from a trace event's sampleTraceId.
+	CallStart []float64
+	// NodeName is the function name of each node of the thread's profile.
+	NodeName []StrID
+
 	// Profile indexes Trace.Profiles for this thread's ProfileCalls, -1 when it has none.
 	Profile  int32
 	MaxDepth int
@@ -274,7 +310,19 @@ type Track struct {
 func (t *Track) Len() int { return len(t.Depth) }
 
 // StartAt is entry i's start, µs.
-func (t *Track) StartAt(i int) float64 { return t.Start.At(i) }
+func (t *Track) StartAt(i int) float64 {
+	if !t.Compact {
+		return t.Start.At(i)
+	}
+	r := int(t.Refs.At(i))
+	switch {
+	case t.NodePlus1.At(i) == 0:
+		return t.EventStart.At(r)
+	case r < t.SampleStart.Len():
+		return t.SampleStart.At(r)
+	}
+	return t.CallStart[r-t.SampleStart.Len()]
+}
 
 // DurAt is entry i's duration, µs.
 func (t *Track) DurAt(i int) float64 { return t.Dur.At(i) }
@@ -284,8 +332,13 @@ func (t *Track) DurAt(i int) float64 { return t.Dur.At(i) }
 // is i or a later row.
 func (t *Track) SelfAt(i int) float64 {
 	self := t.Dur.At(i)
-	for j := i + 1; j < len(t.Parent) && int(t.Parent[j]) >= i; j++ {
-		if int(t.Parent[j]) == i {
+	n := t.Len()
+	for j := i + 1; j < n; j++ {
+		p := int(t.ParentAt(j))
+		if p < i {
+			break
+		}
+		if p == i {
 			self -= t.Dur.At(j)
 		}
 	}
@@ -298,8 +351,8 @@ func (t *Track) SelfTimes() []float64 {
 	for i := range self {
 		self[i] = t.Dur.At(i)
 	}
-	for i, p := range t.Parent {
-		if p >= 0 {
+	for i := range self {
+		if p := t.ParentAt(i); p >= 0 {
 			self[p] -= t.Dur.At(i)
 		}
 	}
@@ -314,34 +367,73 @@ func (t *Track) KindAt(i int) EntryKind {
 	if t.KindColumn != nil {
 		return t.KindColumn[i]
 	}
-	if t.Node[i] >= 0 {
+	if t.NodeAt(i) >= 0 {
 		return EntryProfileCall
 	}
 	return EntryEvent
 }
 
 // NameAt is entry i's name.
-func (t *Track) NameAt(i int) StrID { return t.Name[i] }
+func (t *Track) NameAt(i int) StrID {
+	if !t.Compact {
+		return t.Name[i]
+	}
+	if n := t.NodePlus1.At(i); n > 0 {
+		return t.NodeName[n-1]
+	}
+	return t.EventName[t.Refs.At(i)]
+}
 
 // FrameAt is entry i's call frame, NoFrame for an event.
 func (t *Track) FrameAt(i int) FrameID {
 	if t.FrameColumn != nil {
 		return t.FrameColumn[i]
 	}
-	if n := t.Node[i]; n >= 0 && int(n) < len(t.NodeFrame) {
+	if n := t.NodeAt(i); n >= 0 && int(n) < len(t.NodeFrame) {
 		return t.NodeFrame[n]
 	}
 	return NoFrame
 }
 
 // ParentAt is the index of entry i's parent, -1 for a root.
-func (t *Track) ParentAt(i int) int32 { return t.Parent[i] }
+func (t *Track) ParentAt(i int) int32 {
+	if !t.Compact {
+		return t.Parent[i]
+	}
+	d := t.Depth[i]
+	if d == 0 {
+		return -1
+	}
+	if i > 0 && t.Depth[i-1]+1 == d {
+		return int32(i - 1)
+	}
+	k, _ := slices.BinarySearch(t.ParentFar, int32(i))
+	return t.ParentFarTo[k]
+}
 
-// RefAt is entry i's event index into Trace.Events, or for a ProfileCall its sample index.
-func (t *Track) RefAt(i int) int32 { return t.Ref[i] }
+// RefAt is entry i's event index into Trace.Events, or for a ProfileCall its sample index (-1
+// when no single sample made it).
+func (t *Track) RefAt(i int) int32 {
+	if !t.Compact {
+		return t.Ref[i]
+	}
+	r := int(t.Refs.At(i))
+	if t.NodePlus1.At(i) == 0 {
+		return t.EventRef[r]
+	}
+	if r < t.SampleStart.Len() {
+		return int32(r)
+	}
+	return -1
+}
 
 // NodeAt is entry i's profile node, -1 for an event.
-func (t *Track) NodeAt(i int) int32 { return t.Node[i] }
+func (t *Track) NodeAt(i int) int32 {
+	if !t.Compact {
+		return t.Node[i]
+	}
+	return int32(t.NodePlus1.At(i)) - 1
+}
 
 // TicksOf is node n's NodeTicks (Len 0 when it has none).
 func (m *ProfileModel) TicksOf(n int) Span {

@@ -74,3 +74,28 @@ func TestSelfTimesFollowFromTheTree(t *testing.T) {
 		t.Errorf("an entry without a node should be an event without a frame")
 	}
 }
+
+func TestPackedKeepsEveryWidth(t *testing.T) {
+	for _, max := range []uint64{0, 1, 2, 7, 1000, 1<<17 + 5, 1<<31 + 3, 1<<63 + 9} {
+		const n = 300
+		p := NewPacked(n, max)
+		want := make([]uint64, n)
+		for i := range want {
+			want[i] = (uint64(i) * 0x9E3779B97F4A7C15) % (max + 1)
+			if max == 1<<63+9 {
+				want[i] = uint64(i) * 0x9E3779B97F4A7C15 >> 1
+			}
+			p.Set(i, want[i])
+		}
+		// Rewriting values in place must not disturb the neighbours.
+		for i := 0; i < n; i += 3 {
+			p.Set(i, want[i])
+		}
+		p.Truncate(n - 1)
+		for i := 0; i < n-1; i++ {
+			if got := p.At(i); got != want[i] {
+				t.Fatalf("max %d: value %d is %d, want %d", max, i, got, want[i])
+			}
+		}
+	}
+}

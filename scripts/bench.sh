@@ -5,6 +5,7 @@
 #   ready   the window's first loaded chart over `stats` (scripts/readybench.sh), <= 1.1x
 #   reopen  a reopen from the cache over a first load (BenchmarkReopen in core/pipeline), <= 0.10x
 #   memory  peak RSS over the JSON's size (scripts/membench.sh, when this checkout has it)
+#   2gb     the same for gen-trace-large scaled to 1.9 GB of JSON (scripts/scaletrace), <= 1.0x
 #   frames  frame times while navigating (scripts/framebench.sh)
 # The goals on gen-trace-large need the optional corpus (FLAMEDESK_CORPUS, README "Test data");
 # without it they are skipped with a line saying so, and the committed medium trace is measured.
@@ -61,6 +62,18 @@ if [ -x scripts/membench.sh ]; then
   grep -i 'goal' "$tmp/out" | sed 's/^/memory  /' >>"$summary"
 else
   note "memory  skipped: scripts/membench.sh is not in this checkout"
+fi
+
+echo "== the 2 GB trace: gen-trace-large scaled 8 times (scale_trace.py's rules, scripts/scaletrace)"
+if [ -z "$large" ]; then
+  note "2gb     $nolarge"
+elif [ "$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')" -lt $((3 * 1024 * 1024)) ]; then
+  note "2gb     skipped: less than 3 GB free in $tmp for the 1.9 GB trace"
+else
+  go run ./scripts/scaletrace "$large" "$tmp/large-x8.json" --copies 8 &&
+    scripts/membench.sh "$tmp/large-x8.json" | tee "$tmp/out"
+  grep -i 'goal' "$tmp/out" | sed 's/^/2gb     /' >>"$summary"
+  rm -f "$tmp/large-x8.json"
 fi
 
 echo "== frames"

@@ -22,7 +22,7 @@ import (
 
 // FormatVersion changes whenever the file layout below changes (the model's own changes are
 // caught by the schema fingerprint).
-const FormatVersion = 2
+const FormatVersion = 4
 
 // magic opens every cache file; a reader on a big-endian machine sees it reversed and misses.
 const magic = uint64(0x31454843_4b534446) // "FDSKCHE1" little-endian
@@ -199,25 +199,39 @@ func consistent(tr *core.Trace) error {
 	return nil
 }
 
-// trackLengths checks a track's columns: KindColumn and FrameColumn may be absent (they follow from Node
-// then), NodeFrame is per node, and the times are in one of their two forms.
+// trackLengths checks a track's columns: KindColumn and FrameColumn may be absent (they follow from the
+// node then), NodeFrame and NodeName are per node, the times are in one of their two forms, and a
+// Compact track's packed columns hold one value per row that lands in its per-event and per-sample
+// columns.
 func trackLengths(t *core.Track) error {
-	if err := sameLengths(reflect.ValueOf(t).Elem(), "KindColumn", "FrameColumn", "NodeFrame"); err != nil {
-		return err
-	}
 	n := t.Len()
+	rows, compactRows := n, 0
+	if t.Compact {
+		rows, compactRows = 0, n
+	}
+	events := len(t.EventRef)
 	for _, c := range []struct {
 		name string
 		len  int
 		ok   bool
 	}{
+		{"Name", len(t.Name), len(t.Name) == rows},
+		{"Parent", len(t.Parent), len(t.Parent) == rows},
+		{"Ref", len(t.Ref), len(t.Ref) == rows},
+		{"Node", len(t.Node), len(t.Node) == rows},
+		{"ParentFarTo", len(t.ParentFarTo), len(t.ParentFarTo) == len(t.ParentFar)},
+		{"NodePlus1", t.NodePlus1.Len(), packed(&t.NodePlus1, compactRows)},
+		{"Refs", t.Refs.Len(), packed(&t.Refs, compactRows)},
 		{"KindColumn", len(t.KindColumn), t.KindColumn == nil || len(t.KindColumn) == n},
 		{"FrameColumn", len(t.FrameColumn), t.FrameColumn == nil || len(t.FrameColumn) == n},
-		{"Start", t.Start.Len(), t.Start.Len() == n && (t.Start.Wide == nil || t.Start.Off == nil)},
-		{"Dur", t.Dur.Len(), t.Dur.Len() == n && (t.Dur.Wide == nil || t.Dur.Off == nil)},
+		{"Start", t.Start.Len(), t.Start.Len() == rows && wellFormed(&t.Start)},
+		{"Dur", t.Dur.Len(), t.Dur.Len() == n && wellFormed(&t.Dur)},
+		{"EventName", len(t.EventName), len(t.EventName) == events},
+		{"EventStart", t.EventStart.Len(), t.EventStart.Len() == events && wellFormed(&t.EventStart)},
+		{"SampleStart", t.SampleStart.Len(), wellFormed(&t.SampleStart)},
 	} {
 		if !c.ok {
-			return fmt.Errorf("track column %s has %d entries, want %d", c.name, c.len, n)
+			return fmt.Errorf("track column %s has %d entries, which does not fit its %d rows", c.name, c.len, n)
 		}
 	}
 	for _, p := range t.Parent {
@@ -225,8 +239,55 @@ func trackLengths(t *core.Track) error {
 			return fmt.Errorf("track parent %d past its %d entries", p, n)
 		}
 	}
+	if !t.Compact {
+		return nil
+	}
+	if t.KindColumn != nil || t.FrameColumn != nil {
+		return errors.New("compact track with a kind or frame column")
+	}
+	// A row's parent is the row before when that is one level up, none at depth 0, and else
+	// listed in ParentFar.
+	listed := func(i int) bool {
+		return t.Depth[i] != 0 && (i == 0 || t.Depth[i-1]+1 != t.Depth[i])
+	}
+	for k, row := range t.ParentFar {
+		if (k > 0 && row <= t.ParentFar[k-1]) || row < 0 || int(row) >= n || !listed(int(row)) || t.ParentFarTo[k] >= row || t.ParentFarTo[k] < 0 {
+			return fmt.Errorf("track far parent %d of row %d out of order", t.ParentFarTo[k], row)
+		}
+	}
+	far := 0
+	samples, calls, nodes := t.SampleStart.Len(), len(t.CallStart), len(t.NodeName)
+	for i := range n {
+		if listed(i) {
+			far++
+		}
+		node, r := t.NodePlus1.At(i), t.Refs.At(i)
+		var ok bool
+		if node == 0 {
+			ok = r < uint64(events)
+		} else {
+			ok = node <= uint64(nodes) && r < uint64(samples+calls)
+		}
+		if !ok {
+			return fmt.Errorf("track row %d refers past its columns", i)
+		}
+	}
+	if far != len(t.ParentFar) {
+		return fmt.Errorf("track has %d far parents, lists %d", far, len(t.ParentFar))
+	}
 	return nil
 }
+
+// packed says that c holds n values in the words it should.
+func packed(c *core.Packed, n int) bool {
+	if n == 0 && c.Words == nil {
+		return c.N == 0
+	}
+	return c.N == n && c.Bits <= 64 && len(c.Words) == core.PackedWords(n, c.Bits)
+}
+
+// wellFormed says that a times column is in one of its two forms.
+func wellFormed(c *core.Times) bool { return c.Wide == nil || c.Off == nil }
 
 // sameLengths checks that every slice field of struct v but those named in except has one length.
 func sameLengths(v reflect.Value, except ...string) error {

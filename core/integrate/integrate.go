@@ -121,8 +121,8 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	}
 	for _, r := range results {
 		if r.over {
-			return fmt.Errorf("%w: its tracks would hold more than %d entries (%d MB at %d bytes each, as much as the load may hold)",
-				core.ErrMemoryBudget, limit.max, tr.Stats.MemoryBudget>>20, entryBytes)
+			return fmt.Errorf("%w: its tracks would take more than %d MB (as much as the load may hold)",
+				core.ErrMemoryBudget, limit.max>>20)
 		}
 	}
 	setStage(tr, stagePair, t1.Sub(t0))
@@ -456,29 +456,36 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	if c.len() > 0 {
 		first = min(first, c.ts(c.at(0)))
 	}
-	t := core.Track{
-		Thread:  th,
-		Start:   core.NewTimes(first, n),
-		Dur:     core.NewTimes(0, n),
-		Depth:   make([]uint16, n),
-		Name:    make([]core.StrID, n),
-		Parent:  make([]int32, n),
-		Ref:     make([]int32, n),
-		Node:    make([]int32, n),
-		Profile: -1,
-	}
-	if n >= bigJob {
-		adviseHuge(t.Start.Off)
-		adviseHuge(t.Dur.Off)
-		adviseHuge(t.Depth)
-		adviseHuge(t.Name)
-		adviseHuge(t.Parent)
-		adviseHuge(t.Ref)
-		adviseHuge(t.Node)
-	}
+	base := core.NewTimes(first, 0).Base
 	var nodeFrame []core.FrameID
+	samples, traceIDs := 0, 0
 	if px != nil {
 		nodeFrame = px.p.NodeFrame
+		samples = len(px.p.Samples)
+		for i := range es {
+			if es[i].flags&flagTraceID != 0 {
+				traceIDs++
+			}
+		}
+	}
+	t := core.Track{
+		Thread:     th,
+		Start:      core.Times{Base: base},
+		Dur:        core.NewTimes(0, n),
+		Depth:      make([]uint16, n),
+		NodePlus1:  core.NewPacked(n, uint64(len(nodeFrame))),
+		Refs:       core.NewPacked(n, uint64(max(len(es), samples+traceIDs))),
+		Compact:    true,
+		EventRef:   make([]int32, 0, len(es)),
+		EventStart: core.Times{Base: base, Off: make([]uint32, 0, len(es))},
+		EventName:  make([]core.StrID, 0, len(es)),
+		Profile:    -1,
+	}
+	if n >= bigJob {
+		adviseHuge(t.Dur.Off)
+		adviseHuge(t.Depth)
+		adviseHuge(t.NodePlus1.Words)
+		adviseHuge(t.Refs.Words)
 	}
 	type open struct {
 		row        int32
@@ -491,14 +498,15 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	for ei < len(es) || ci < c.len() {
 		var isCall bool
 		var ts, dur float64
-		var x *call
+		var x call
 		var xts float64
-		if ci < c.len() {
+		haveCall := ci < c.len()
+		if haveCall {
 			x = c.at(int32(ci))
 			xts = c.ts(x)
 		}
 		switch {
-		case x == nil:
+		case !haveCall:
 		case ei >= len(es):
 			isCall = true
 		default:
@@ -537,24 +545,32 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			}
 			t.MaxDepth = max(t.MaxDepth, depth)
 			t.Depth[k] = uint16(depth)
-			t.Parent[k] = parent
+			// The row before is the parent exactly when it is one level up (pre-order), so
+			// only the other parents are listed.
+			if parent >= 0 && !(int(parent) == k-1 && t.Depth[k-1]+1 == t.Depth[k]) {
+				t.ParentFar = append(t.ParentFar, int32(k))
+				t.ParentFarTo = append(t.ParentFarTo, parent)
+			}
 			if isCall {
-				t.Start.Set(k, xts)
 				t.Dur.Set(k, x.dur)
-				t.Name[k] = frameName(tr, nodeFrame[x.node])
-				t.Ref[k] = x.sample()
-				t.Node[k] = x.node
+				if x.src >= 0 {
+					t.Refs.Set(k, uint64(x.src))
+				} else {
+					t.Refs.Set(k, uint64(samples+len(t.CallStart)))
+					t.CallStart = append(t.CallStart, xts)
+				}
+				t.NodePlus1.Set(k, uint64(x.node)+1)
 				calls++
 			} else {
 				e := es[ei].ev
-				t.Start.Set(k, ev.Ts[e])
+				t.Refs.Set(k, uint64(len(t.EventRef)))
+				t.EventRef = append(t.EventRef, e)
+				t.EventStart.Append(ev.Ts[e])
+				t.EventName = append(t.EventName, ev.Name[e])
 				// Events.Dur holds what the entry had: a B's paired length, NaN for none.
 				if d := ev.Dur[e]; !math.IsNaN(d) {
 					t.Dur.Set(k, d)
 				}
-				t.Name[k] = ev.Name[e]
-				t.Ref[k] = e
-				t.Node[k] = -1
 			}
 			stack = append(stack, open{int32(k), ts, ts + dur})
 			k++
@@ -568,17 +584,41 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 			ei++
 		}
 	}
-	t.Start.Truncate(k)
 	t.Dur.Truncate(k)
-	t.Depth, t.Name, t.Parent, t.Ref, t.Node = t.Depth[:k], t.Name[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
+	if k < n {
+		t.Depth = t.Depth[:k]
+		t.NodePlus1.Truncate(k)
+		t.Refs.Truncate(k)
+	}
+	t.EventStart.Clip()
+	t.EventRef, t.EventName = slices.Clip(t.EventRef), slices.Clip(t.EventName)
 	if calls > 0 {
 		t.Profile = prof
 		t.NodeFrame = slices.Clone(nodeFrame)
+		t.NodeName = make([]core.StrID, len(nodeFrame))
+		for n, f := range nodeFrame {
+			t.NodeName[n] = frameName(tr, f)
+		}
+		t.SampleStart = sampleStarts(px.p)
 	}
 	if deep > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("thread %d: entries deeper than %d shown at that depth", tr.Threads[th].Tid, math.MaxUint16))
 	}
 	return t
+}
+
+// sampleStarts is where the ProfileCalls of each sample of p start: its time as DevTools has it.
+func sampleStarts(p *core.ProfileModel) core.Times {
+	n := min(len(p.Samples), len(p.Timestamps))
+	first := math.Inf(1)
+	for _, ts := range p.Timestamps[:n] {
+		first = min(first, devtoolsMicros(ts))
+	}
+	starts := core.NewTimes(first, n)
+	for i, ts := range p.Timestamps[:n] {
+		starts.Set(i, devtoolsMicros(ts))
+	}
+	return starts
 }
 
 func frameName(tr *core.Trace, f core.FrameID) core.StrID {

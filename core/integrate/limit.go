@@ -6,9 +6,13 @@ import (
 	"flamedesk/core"
 )
 
-// entryBytes is what one entry costs while tracks are built: the track's columns (47 bytes), the
-// walk's own columns and stacks, and room for the columns' growth.
+// entryBytes is what one entry of a CPU profile's track costs while it is built: the track's
+// columns, the walk's own columns and stacks, and room for the columns' growth.
 const entryBytes = 128
+
+// callBytes is what one ProfileCall of a trace costs while its track is built: the call under
+// construction (about 9 bytes), the compact track's row (about 13) and room for the stacks.
+const callBytes = 32
 
 // entryGrant is how many entries a job takes from the shared budget at a time.
 const entryGrant = 4096
@@ -20,15 +24,15 @@ const entryGrant = 4096
 // may take as much memory again as the loaded data. A nil budget (a trace built by hand) has no
 // bound.
 type entryBudget struct {
-	left atomic.Int64
-	max  int64
+	left atomic.Int64 // bytes
+	max  int64        // bytes
 }
 
 func newEntryBudget(tr *core.Trace) *entryBudget {
 	if tr.Stats.MemoryBudget <= 0 {
 		return nil
 	}
-	b := &entryBudget{max: tr.Stats.MemoryBudget / entryBytes}
+	b := &entryBudget{max: tr.Stats.MemoryBudget}
 	b.left.Store(b.max)
 	return b
 }
@@ -36,7 +40,8 @@ func newEntryBudget(tr *core.Trace) *entryBudget {
 // grant is one job's share of the budget, taken in steps.
 type grant struct {
 	from    *entryBudget
-	granted int
+	per     int // bytes an entry costs; entryBytes when 0
+	granted int // entries
 	over    bool
 }
 
@@ -49,7 +54,11 @@ func (g *grant) allow(n int) bool {
 		return false
 	}
 	step := max(entryGrant, n-g.granted)
-	if g.from.left.Add(-int64(step)) < 0 {
+	per := g.per
+	if per == 0 {
+		per = entryBytes
+	}
+	if g.from.left.Add(-int64(step)*int64(per)) < 0 {
 		g.over = true
 		return false
 	}

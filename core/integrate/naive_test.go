@@ -12,7 +12,7 @@ import (
 // built per sample, compared frame by frame, every open frame re-stamped on every truncation. It
 // is O(n × depth) and exists only to check the fast integrator on random inputs.
 func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
-	out := calls{sampleTs: p.Timestamps, eventTs: tr.Events.Ts}
+	out := newCalls(p.Timestamps, tr.Events.Ts, len(p.NodeID))
 	type sc struct {
 		ts     float64
 		sample int32
@@ -97,8 +97,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 			depth = int32(len(open))
 		}
 		for _, c := range open {
-			x := out.at(c)
-			x.dur = max(t-out.ts(x), 0)
+			out.setDur(c, max(t-out.ts(out.at(c)), 0))
 		}
 		open = open[:depth]
 	}

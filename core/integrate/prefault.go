@@ -27,13 +27,14 @@ type blockSource struct {
 	stop chan struct{}
 }
 
-func newBlockSource() *blockSource {
+func newBlockSource(nodeBits, srcBits uint64) *blockSource {
 	s := &blockSource{ch: make(chan *callBlock, 2), stop: make(chan struct{})}
 	go func() {
 		for {
-			b := new(callBlock)
-			adviseHuge(b[:])
-			touch(b[:])
+			b := newCallBlock(nodeBits, srcBits)
+			touch(b.dur.Off)
+			touch(b.node.Words)
+			touch(b.src.Words)
 			select {
 			case s.ch <- b:
 			case <-s.stop:

@@ -57,12 +57,11 @@ type call struct {
 	src int32
 }
 
-// sample is the call's sample index, -1 for a call built from a trace event.
-func (x *call) sample() int32 { return max(x.src, -1) }
-
 // calls is the integrator's output: the constructed ProfileCalls in the order DevTools creates
 // them (time order, parents before children at equal times). A deep trace makes millions of
-// them, so they live in fixed-size blocks that are never copied as the list grows.
+// them, so they live in fixed-size blocks that are never copied as the list grows, column-wise
+// and as narrow as the track they become: a duration as a 32-bit Times offset, the node and the
+// source in the bits that the profile's sizes need.
 type calls struct {
 	blocks []*callBlock
 	n      int
@@ -70,24 +69,51 @@ type calls struct {
 	source *blockSource // pre-mapped blocks for big jobs; nil to allocate them here
 	// sampleTs and eventTs are the profile's Timestamps and Trace.Events.Ts, where calls start.
 	sampleTs, eventTs []float64
+	// nodeBits and srcBits size the blocks' packed columns.
+	nodeBits, srcBits uint64
+}
+
+// newCalls returns an empty list for the calls of a profile with the given number of nodes.
+func newCalls(sampleTs, eventTs []float64, nodes int) calls {
+	return calls{sampleTs: sampleTs, eventTs: eventTs, nodeBits: uint64(nodes), srcBits: uint64(len(sampleTs) + len(eventTs))}
 }
 
 // ts is where call x starts: its sample's time as DevTools has it, or its trace event's start.
-func (c *calls) ts(x *call) float64 {
+func (c *calls) ts(x call) float64 {
 	if x.src >= 0 {
 		return devtoolsMicros(c.sampleTs[x.src])
 	}
 	return c.eventTs[^x.src]
 }
 
-const callBlockBits = 17 // 2 MiB blocks: one huge page
+const callBlockBits = 17
 
-type callBlock [1 << callBlockBits]call
+// callBlock holds 1<<callBlockBits calls, column-wise. src is stored as the sample index, or the
+// number of samples plus the event's index.
+type callBlock struct {
+	dur       core.Times
+	node, src core.Packed
+}
+
+func newCallBlock(nodeBits, srcBits uint64) *callBlock {
+	const n = 1 << callBlockBits
+	return &callBlock{dur: core.NewTimes(0, n), node: core.NewPacked(n, nodeBits), src: core.NewPacked(n, srcBits)}
+}
 
 func (c *calls) len() int { return c.n }
 
-func (c *calls) at(i int32) *call {
-	return &c.blocks[i>>callBlockBits][i&(1<<callBlockBits-1)]
+func (c *calls) at(i int32) call {
+	b, k := c.blocks[i>>callBlockBits], int(i&(1<<callBlockBits-1))
+	src := int32(b.src.At(k))
+	if int(src) >= len(c.sampleTs) {
+		src = ^(src - int32(len(c.sampleTs)))
+	}
+	return call{dur: b.dur.At(k), node: int32(b.node.At(k)), src: src}
+}
+
+// setDur settles call i's duration.
+func (c *calls) setDur(i int32, d float64) {
+	c.blocks[i>>callBlockBits].dur.Set(int(i&(1<<callBlockBits-1)), d)
 }
 
 // release lets go of the block that holds call i, once nothing reads it any more.
@@ -105,10 +131,17 @@ func (c *calls) add(x call) int32 {
 		case c.source != nil:
 			c.blocks = append(c.blocks, c.source.next())
 		default:
-			c.blocks = append(c.blocks, new(callBlock))
+			c.blocks = append(c.blocks, newCallBlock(c.nodeBits, c.srcBits))
 		}
 	}
-	c.blocks[c.n>>callBlockBits][c.n&(1<<callBlockBits-1)] = x
+	b, k := c.blocks[c.n>>callBlockBits], c.n&(1<<callBlockBits-1)
+	src := uint64(x.src)
+	if x.src < 0 {
+		src = uint64(len(c.sampleTs)) + uint64(^x.src)
+	}
+	b.dur.Set(k, x.dur)
+	b.node.Set(k, uint64(x.node))
+	b.src.Set(k, src)
 	c.n++
 	return int32(c.n - 1)
 }
@@ -139,10 +172,10 @@ type integrator struct {
 func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *profileIndex, report func(int), limit *entryBudget) calls {
 	p := px.p
 	in := &integrator{px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
-	in.out.limit.from = limit
-	in.out.sampleTs, in.out.eventTs = p.Timestamps, tr.Events.Ts
+	in.out = newCalls(p.Timestamps, tr.Events.Ts, len(p.NodeID))
+	in.out.limit.from, in.out.limit.per = limit, callBytes
 	if len(entries)+len(p.Samples) >= bigJob {
-		in.out.source = newBlockSource()
+		in.out.source = newBlockSource(in.out.nodeBits, in.out.srcBits)
 		defer func() {
 			in.out.source.close()
 			in.out.source = nil

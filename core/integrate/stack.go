@@ -91,8 +91,7 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 	in.truncations++
 	in.lastTruncAt = t
 	for _, c := range in.open[depth:] {
-		x := in.out.at(c)
-		x.dur = max(t-in.out.ts(x), 0)
+		in.out.setDur(c, max(t-in.out.ts(in.out.at(c)), 0))
 	}
 	in.open = in.open[:depth]
 	in.openEpoch = in.openEpoch[:depth]
@@ -107,8 +106,7 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 func (in *integrator) finish() {
 	for k, c := range in.open {
 		if in.truncations != in.openEpoch[k] {
-			x := in.out.at(c)
-			x.dur = max(in.lastTruncAt-in.out.ts(x), 0)
+			in.out.setDur(c, max(in.lastTruncAt-in.out.ts(in.out.at(c)), 0))
 		}
 	}
 	in.open = in.open[:0]
