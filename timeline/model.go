@@ -435,88 +435,184 @@ func threadTitle(tr *core.Trace, t core.ThreadID) string {
 
 // buildLevels splits a track's pre-order columns into levels. Pre-order visits each depth in start
 // order already; a level that is not (a producer bug) is sorted, so searches stay correct.
-//
-// One pass over the columns in file order scatters entries, starts and ends into level order, so
-// that the per-level work after it reads contiguous memory: walking a deep level straight through
-// the columns would miss the cache on nearly every entry of a large trace.
 func buildLevels(ct *core.Track) []Level { return buildLevelsOnRows(ct, nil) }
 
 // buildLevelsOnRows is buildLevels with each entry on rows[e] instead of its depth; an entry whose
 // row is negative is left out. rows nil means the depths.
+//
+// It is a counting sort by row that computes each level's running maximum end and stand values as
+// its entries arrive (they arrive in start order), so one pass writes everything in place. A deep
+// track (thousands of rows) would scatter its writes over as many places at once, each a cache and
+// TLB miss; it is first bucketed by row/256 (a stable radix pass over 4-byte indexes), so that
+// the writing pass never has more than 256 rows open.
 func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
-	row := func(i int) int {
-		if rows != nil {
-			return int(rows[i])
-		}
-		return int(ct.DepthAt(i))
+	if rows != nil {
+		return placeLevels(ct, rows)
 	}
-	n := 0
-	maxDepth := -1
-	for i := range ct.Len() {
-		if d := row(i); d >= 0 {
-			maxDepth = max(maxDepth, d)
-			n++
+	return placeLevels(ct, ct.Depth)
+}
+
+// rowColumn is a column of rows: core.Track's depths, or drawnRows' (negative: left out).
+type rowColumn interface{ ~uint16 | ~int32 }
+
+const rowBucketShift = 8
+
+func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
+	maxRow := -1
+	kept := 0
+	for _, r := range rows {
+		if r >= 0 {
+			maxRow = max(maxRow, int(r))
+			kept++
 		}
 	}
-	if maxDepth < 0 {
+	if maxRow < 0 {
 		return nil
 	}
-	next := make([]int, maxDepth+2)
-	for i := range ct.Len() {
-		if d := row(i); d >= 0 {
-			next[d+1]++
+	next := make([]int, maxRow+2)
+	for _, r := range rows {
+		if r >= 0 {
+			next[int(r)+1]++
 		}
 	}
 	for d := 1; d < len(next); d++ {
 		next[d] += next[d-1]
 	}
-	levels := make([]Level, maxDepth+1)
-	entries := make([]int32, n)
-	maxEnds := make([]float64, n) // ends in level order first; running maxima after
-	starts := make([]float64, n)  // scratch
+	entries := make([]int32, kept)
+	maxEnds := make([]float64, kept)
+	stands := make([]float32, kept)
+	levels := make([]Level, maxRow+1)
 	for d := range levels {
-		levels[d] = Level{Entries: entries[next[d]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]]}
+		levels[d] = Level{Entries: entries[next[d]:next[d+1]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]:next[d+1]],
+			stand: stands[next[d]:next[d+1]:next[d+1]]}
 	}
-	for i := range ct.Len() {
-		d := row(i)
-		if d < 0 {
-			continue
+	p := placer{ct: ct, next: next[:maxRow+1], first: slices.Clone(next[:maxRow+1]),
+		entries: entries, maxEnds: maxEnds, stands: stands,
+		prevEnd: make([]float64, maxRow+1), prevStart: make([]float64, maxRow+1), unsorted: make([]bool, maxRow+1)}
+	if maxRow < 1<<rowBucketShift {
+		for i, r := range rows {
+			if r >= 0 {
+				p.place(i, int(r))
+			}
 		}
-		p := next[d]
-		next[d]++
-		entries[p] = int32(i)
-		starts[p] = ct.StartAt(i)
-		maxEnds[p] = entryEnd(ct, int32(i))
+	} else {
+		// Bucket the kept entries by row>>rowBucketShift, in entry order within a bucket.
+		bucketNext := make([]int, (maxRow>>rowBucketShift)+2)
+		for _, r := range rows {
+			if r >= 0 {
+				bucketNext[(int(r)>>rowBucketShift)+1]++
+			}
+		}
+		for b := 1; b < len(bucketNext); b++ {
+			bucketNext[b] += bucketNext[b-1]
+		}
+		byBucket := make([]int32, kept)
+		for i, r := range rows {
+			if r >= 0 {
+				b := int(r) >> rowBucketShift
+				byBucket[bucketNext[b]] = int32(i)
+				bucketNext[b]++
+			}
+		}
+		for _, i := range byBucket {
+			p.place(int(i), int(rows[i]))
+		}
 	}
-	stands := make([]float32, n)
-	off := 0
 	for d := range levels {
 		lv := &levels[d]
-		m := lv.Len()
-		st := starts[off : off+m]
-		if !slices.IsSorted(st) {
-			order := make([]int, m)
-			for i := range order {
-				order[i] = i
-			}
-			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(st[a], st[b]) })
-			es, ss, ends := slices.Clone(lv.Entries), slices.Clone(st), slices.Clone(lv.MaxEnd)
-			for i, o := range order {
-				lv.Entries[i], st[i], lv.MaxEnd[i] = es[o], ss[o], ends[o]
-			}
+		if p.unsorted[d] {
+			lv.sortByStart(ct)
 		}
-		runMax := math.Inf(-1)
-		for i, end := range lv.MaxEnd {
-			if end > runMax { // a NaN start is skipped, not spread
-				runMax = end
-			}
-			lv.MaxEnd[i] = runMax
-		}
-		lv.stand = stands[off : off+m]
-		lv.buildStand(st)
-		off += m
+		lv.buildBlockMax()
 	}
 	return levels
+}
+
+// placer writes entries into their levels in entry order, keeping each level's running maximum
+// end (prevEnd) and last start as it goes.
+type placer struct {
+	ct                 *core.Track
+	next, first        []int // the next free and the first position of each row
+	entries            []int32
+	maxEnds            []float64
+	stands             []float32
+	prevEnd, prevStart []float64
+	unsorted           []bool
+}
+
+func (p *placer) place(i, d int) {
+	k := p.next[d]
+	p.next[d]++
+	start := p.ct.StartAt(i)
+	end := start
+	if dur := p.ct.DurAt(i); dur > 0 {
+		end = start + dur
+	}
+	p.entries[k] = int32(i)
+	if k == p.first[d] {
+		// Nothing to merge with; a NaN end is skipped by the running maximum, not spread.
+		runMax := math.Inf(-1)
+		if end > runMax {
+			runMax = end
+		}
+		p.maxEnds[k] = runMax
+		p.stands[k] = float32(math.Inf(1))
+		p.prevEnd[d], p.prevStart[d] = runMax, start
+		return
+	}
+	if cmp.Less(start, p.prevStart[d]) {
+		p.unsorted[d] = true
+	}
+	prevEnd := p.prevEnd[d]
+	runMax := prevEnd
+	if end > runMax {
+		runMax = end
+	}
+	p.maxEnds[k] = runMax
+	p.stands[k] = standValue(start, prevEnd, runMax)
+	p.prevEnd[d], p.prevStart[d] = runMax, start
+}
+
+// standValue is stand for an entry starting at start whose predecessors end by prevEnd, with
+// runMax the running maximum end including it: the larger of MergeGapDivisor times the gap before
+// it and the width it adds past its predecessors (see spans.go), rounded up to a float32.
+func standValue(start, prevEnd, runMax float64) float32 {
+	gap := start - prevEnd
+	added := runMax - max(start, prevEnd)
+	return roundUp32(max(gap*MergeGapDivisor, added))
+}
+
+// sortByStart puts a level that came out of pre-order unsorted (a producer bug) in start order,
+// stable, and recomputes its running maxima and stand values.
+func (lv *Level) sortByStart(ct *core.Track) {
+	m := lv.Len()
+	starts := make([]float64, m)
+	for k, e := range lv.Entries {
+		starts[k] = ct.StartAt(int(e))
+	}
+	order := make([]int, m)
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(starts[a], starts[b]) })
+	es := slices.Clone(lv.Entries)
+	for k, o := range order {
+		lv.Entries[k] = es[o]
+	}
+	runMax := math.Inf(-1)
+	for k, e := range lv.Entries {
+		start, end := ct.StartAt(int(e)), entryEnd(ct, e)
+		prevEnd := runMax
+		if end > runMax {
+			runMax = end
+		}
+		lv.MaxEnd[k] = runMax
+		if k == 0 {
+			lv.stand[k] = float32(math.Inf(1))
+		} else {
+			lv.stand[k] = standValue(start, prevEnd, runMax)
+		}
+	}
 }
 
 const (
@@ -524,19 +620,9 @@ const (
 	superShift = 12 // 4096 entries per super-block
 )
 
-// buildStand fills stand and its block maxima from the level's starts (in level order).
-func (lv *Level) buildStand(starts []float64) {
+// buildBlockMax fills the block maxima of stand.
+func (lv *Level) buildBlockMax() {
 	n := lv.Len()
-	for i := range lv.Entries {
-		if i == 0 {
-			lv.stand[0] = float32(math.Inf(1)) // nothing to merge with
-			continue
-		}
-		start, prevEnd := starts[i], lv.MaxEnd[i-1]
-		gap := start - prevEnd
-		added := lv.MaxEnd[i] - max(start, prevEnd)
-		lv.stand[i] = roundUp32(max(gap*MergeGapDivisor, added))
-	}
 	lv.blockMax = make([]float32, (n+(1<<blockShift)-1)>>blockShift)
 	lv.superMax = make([]float32, (n+(1<<superShift)-1)>>superShift)
 	for i := range lv.blockMax {
