@@ -250,9 +250,8 @@ func (u *ui) open(src Source) {
 		// thirds fewer page faults, and on the 2-core VM a layout of 4.5-5 s instead of 7.6-14 s
 		// at load average 20.
 		runtime.GC()
-		m := timeline.New(tr)
+		m := timeline.NewWithPanelLanes(tr)
 		times.model = time.Now()
-		m.AddPanelLanes()
 		m.GeneratedNames = generated
 		if err := ctx.Err(); err != nil {
 			return loaded{}, err

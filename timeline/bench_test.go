@@ -19,6 +19,21 @@ func BenchmarkLargeTrace(b *testing.B) {
 			New(tr)
 		}
 	})
+	// What the window builds: the levels and the lanes, one after the other or side by side.
+	b.Run("NewThenAddPanelLanes", func(b *testing.B) {
+		before := usage()
+		for b.Loop() {
+			New(tr).AddPanelLanes()
+		}
+		reportUsage(b, before)
+	})
+	b.Run("NewWithPanelLanes", func(b *testing.B) {
+		before := usage()
+		for b.Loop() {
+			NewWithPanelLanes(tr)
+		}
+		reportUsage(b, before)
+	})
 	// The levels alone, every track on one goroutine, against the previous build (levels_test.go).
 	for _, c := range []struct {
 		name  string

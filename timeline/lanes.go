@@ -621,8 +621,26 @@ func (m *Model) AddPanelLanes() {
 	if m.Trace == nil || m.Trace.Kind != core.InputTrace {
 		return
 	}
-	m.Panel = timelines.Build(m.Trace)
-	m.SetLanes(BuildLanes(m.Panel))
+	m.setPanel(timelines.Build(m.Trace))
+}
+
+func (m *Model) setPanel(p *timelines.Timelines) {
+	m.Panel = p
+	m.SetLanes(BuildLanes(p))
+}
+
+// NewWithPanelLanes is New followed by AddPanelLanes, with the panel's timelines built while the
+// levels are: both only read the trace, and the largest track's levels keep one core busy after
+// the other has finished the rest, so the lanes cost little wall time on top.
+func NewWithPanelLanes(tr *core.Trace) *Model {
+	if tr.Kind != core.InputTrace {
+		return New(tr)
+	}
+	panel := make(chan *timelines.Timelines, 1)
+	go func() { panel <- timelines.Build(tr) }()
+	m := New(tr)
+	m.setPanel(<-panel)
+	return m
 }
 
 // TrackInfo is one row of the track list: what `flamedesk tracks` prints.
