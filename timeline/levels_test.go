@@ -36,7 +36,11 @@ func TestLevelsMatchTheReferenceBuild(t *testing.T) {
 				ct := &tr.Tracks[ti]
 				sameLevels(t, ti, buildLevels(ct), referenceLevels(ct, nil))
 				if vis != nil {
-					if rows := drawnRows(tr, ct, vis); rows != nil {
+					rows := drawnRows(tr, ct, vis)
+					if want := referenceDrawnRows(tr, ct, vis); !slices.Equal(rows, want) {
+						t.Fatalf("track %d: drawn rows differ from the reference's", ti)
+					}
+					if rows != nil {
 						sameLevels(t, ti, buildLevelsOnRows(ct, rows), referenceLevels(ct, rows))
 					}
 				}
@@ -206,4 +210,34 @@ func referenceStand(lv *Level, starts []float64) {
 		lv.stand[i] = roundUp32(max(gap*MergeGapDivisor, added))
 	}
 	lv.buildBlockMax()
+}
+
+// referenceDrawnRows is the previous drawnRows, which found each entry's parent through the Parent
+// column and kept a row below every entry.
+func referenceDrawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int32 {
+	var rows, below []int32 // allocated at the first entry left out
+	for e := 0; e < ct.Len(); e++ {
+		drawn := vis.Entry(tr, ct, e)
+		if rows == nil {
+			if drawn {
+				continue
+			}
+			// Up to here every entry sat on the row of its depth.
+			rows, below = make([]int32, ct.Len()), make([]int32, ct.Len())
+			for k := 0; k < e; k++ {
+				rows[k], below[k] = int32(ct.DepthAt(k)), int32(ct.DepthAt(k))+1
+			}
+		}
+		// below[p] is the row p's children go on; pre-order puts every parent before its children.
+		base := int32(0)
+		if p := ct.ParentAt(e); p >= 0 {
+			base = below[p]
+		}
+		if drawn {
+			rows[e], below[e] = base, base+1
+		} else {
+			rows[e], below[e] = -1, base
+		}
+	}
+	return rows
 }

@@ -481,6 +481,9 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 	entries := make([]int32, kept)
 	maxEnds := make([]float64, kept)
 	stands := make([]float32, kept)
+	adviseHugePages(entries)
+	adviseHugePages(maxEnds)
+	adviseHugePages(stands)
 	levels := make([]Level, maxRow+1)
 	for d := range levels {
 		levels[d] = Level{Entries: entries[next[d]:next[d+1]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]:next[d+1]],
@@ -507,6 +510,7 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 			bucketNext[b] += bucketNext[b-1]
 		}
 		byBucket := make([]int32, kept)
+		adviseHugePages(byBucket)
 		for i, r := range rows {
 			if r >= 0 {
 				b := int(r) >> rowBucketShift
@@ -901,28 +905,36 @@ func (t *Track) Row(e int32) int {
 // drawnRows places the entries of ct on rows as the panel does: an entry it does not draw takes no
 // row, and its children go on the row it would have had. nil when every entry is drawn.
 func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int32 {
-	var rows, below []int32 // allocated at the first entry left out
+	var rows []int32 // allocated at the first entry left out
+	// below[d] is the row the children of the latest entry at depth d go on. Pre-order puts every
+	// parent before its children, and an entry's parent is the latest one a level up.
+	below := make([]int32, ct.MaxDepth+2)
 	for e := 0; e < ct.Len(); e++ {
+		d := int(ct.DepthAt(e))
+		if d >= len(below) {
+			below = append(below, make([]int32, d+1-len(below))...)
+		}
 		drawn := vis.Entry(tr, ct, e)
 		if rows == nil {
 			if drawn {
+				below[d] = int32(d) + 1
 				continue
 			}
 			// Up to here every entry sat on the row of its depth.
-			rows, below = make([]int32, ct.Len()), make([]int32, ct.Len())
+			rows = make([]int32, ct.Len())
+			adviseHugePages(rows)
 			for k := 0; k < e; k++ {
-				rows[k], below[k] = int32(ct.DepthAt(k)), int32(ct.DepthAt(k))+1
+				rows[k] = int32(ct.DepthAt(k))
 			}
 		}
-		// below[p] is the row p's children go on; pre-order puts every parent before its children.
 		base := int32(0)
-		if p := ct.ParentAt(e); p >= 0 {
-			base = below[p]
+		if d > 0 {
+			base = below[d-1]
 		}
 		if drawn {
-			rows[e], below[e] = base, base+1
+			rows[e], below[d] = base, base+1
 		} else {
-			rows[e], below[e] = -1, base
+			rows[e], below[d] = -1, base
 		}
 	}
 	return rows
