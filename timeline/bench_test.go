@@ -37,8 +37,11 @@ func BenchmarkLargeTrace(b *testing.B) {
 	// The levels alone, every track on one goroutine, against the previous build (levels_test.go).
 	for _, c := range []struct {
 		name  string
-		build func(*core.Track, []int32) []Level
-	}{{"Levels", buildLevelsOnRows}, {"LevelsReference", referenceLevels}} {
+		build func(*core.Track, []int32)
+	}{
+		{"Levels", func(ct *core.Track, rows []int32) { buildLevelsOnRows(ct, rows) }},
+		{"LevelsReference", func(ct *core.Track, rows []int32) { referenceLevels(ct, rows) }},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			n := 0
 			before := usage()

@@ -91,7 +91,16 @@ func TestLevelsMatchTheReferenceOnHostileTracks(t *testing.T) {
 	}
 }
 
-func sameLevels(t *testing.T, track int, got, want []Level) {
+// maxEnds reads a level's running maximum ends.
+func maxEnds(lv *Level) []float64 {
+	out := make([]float64, lv.Len())
+	for i := range out {
+		out[i] = lv.MaxEndAt(i)
+	}
+	return out
+}
+
+func sameLevels(t *testing.T, track int, got []Level, want []refLevel) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("track %d: %d levels, want %d", track, len(got), len(want))
@@ -112,7 +121,7 @@ func sameLevels(t *testing.T, track int, got, want []Level) {
 	}
 	for d := range got {
 		g, w := &got[d], &want[d]
-		if !slices.Equal(g.Entries, w.Entries) || !slices.Equal(bits(g.MaxEnd), bits(w.MaxEnd)) ||
+		if !slices.Equal(g.Entries, w.Entries) || !slices.Equal(bits(maxEnds(g)), bits(w.MaxEnd)) ||
 			!slices.Equal(bits32(g.stand), bits32(w.stand)) || !slices.Equal(bits32(g.blockMax), bits32(w.blockMax)) ||
 			!slices.Equal(bits32(g.superMax), bits32(w.superMax)) {
 			t.Fatalf("track %d level %d differs from the reference build (%d entries, want %d)", track, d, g.Len(), w.Len())
@@ -122,7 +131,7 @@ func sameLevels(t *testing.T, track int, got, want []Level) {
 
 // referenceLevels is the previous, straightforward build of the levels (scatter into level
 // order, then sort, running maxima and stand per level), kept to check the faster one against.
-func referenceLevels(ct *core.Track, rows []int32) []Level {
+func referenceLevels(ct *core.Track, rows []int32) []refLevel {
 	row := func(i int) int {
 		if rows != nil {
 			return int(rows[i])
@@ -149,12 +158,12 @@ func referenceLevels(ct *core.Track, rows []int32) []Level {
 	for d := 1; d < len(next); d++ {
 		next[d] += next[d-1]
 	}
-	levels := make([]Level, maxDepth+1)
+	levels := make([]refLevel, maxDepth+1)
 	entries := make([]int32, n)
 	maxEnds := make([]float64, n) // ends in level order first; running maxima after
 	starts := make([]float64, n)  // scratch
 	for d := range levels {
-		levels[d] = Level{Entries: entries[next[d]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]]}
+		levels[d] = refLevel{Entries: entries[next[d]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]]}
 	}
 	for i := range ct.Len() {
 		d := row(i)
@@ -198,7 +207,7 @@ func referenceLevels(ct *core.Track, rows []int32) []Level {
 	return levels
 }
 
-func referenceStand(lv *Level, starts []float64) {
+func referenceStand(lv *refLevel, starts []float64) {
 	for i := range lv.Entries {
 		if i == 0 {
 			lv.stand[0] = float32(math.Inf(1))
@@ -209,8 +218,19 @@ func referenceStand(lv *Level, starts []float64) {
 		added := lv.MaxEnd[i] - max(start, prevEnd)
 		lv.stand[i] = roundUp32(max(gap*MergeGapDivisor, added))
 	}
-	lv.buildBlockMax()
+	blocks := Level{Entries: lv.Entries, stand: lv.stand}
+	blocks.buildBlockMax()
+	lv.blockMax, lv.superMax = blocks.blockMax, blocks.superMax
 }
+
+// refLevel is a level as the reference build made it, its running maximum ends as float64s.
+type refLevel struct {
+	Entries                   []int32
+	MaxEnd                    []float64
+	stand, blockMax, superMax []float32
+}
+
+func (l *refLevel) Len() int { return len(l.Entries) }
 
 // referenceDrawnRows is the previous drawnRows, which found each entry's parent through the Parent
 // column and kept a row below every entry.

@@ -163,11 +163,13 @@ type Track struct {
 }
 
 // Level is the entries of one depth of a track in start order. Entries at one depth never
-// overlap in a well-formed tree; MaxEnd holds the running maximum of their ends anyway, so that
+// overlap in a well-formed tree; maxEnd holds the running maximum of their ends anyway, so that
 // every search over it is correct even when a producer wrote overlapping siblings.
 type Level struct {
-	Entries []int32   // indexes into the track's core.Track
-	MaxEnd  []float64 // MaxEnd[i] = max over Entries[:i+1] of Start+Dur, µs
+	Entries []int32 // indexes into the track's core.Track
+	// maxEnd[i] is the maximum over Entries[:i+1] of Start+Dur, µs (MaxEndAt): 32-bit offsets
+	// from a whole µs while the ends are whole µs, as core.Times keeps them, else float64s.
+	maxEnd core.Times
 
 	// stand[i] is the least merge width at which entry i stands apart from its predecessor: the
 	// larger of MergeGapDivisor times the gap before it and the width it adds past its
@@ -181,6 +183,9 @@ type Level struct {
 
 // Len is the number of entries in the level.
 func (l *Level) Len() int { return len(l.Entries) }
+
+// MaxEndAt is the latest end of the entries up to position i, µs.
+func (l *Level) MaxEndAt(i int) float64 { return l.maxEnd.At(i) }
 
 // New builds the display model of tr. tr.Tracks must be filled (core/integrate does that); a
 // trace without tracks gives an empty model. It is O(n) in entries, about 0.4 s for a trace of
@@ -479,18 +484,18 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 		next[d] += next[d-1]
 	}
 	entries := make([]int32, kept)
-	maxEnds := make([]float64, kept)
+	maxEnds := make([]uint32, kept)
 	stands := make([]float32, kept)
 	adviseHugePages(entries)
 	adviseHugePages(maxEnds)
 	adviseHugePages(stands)
 	levels := make([]Level, maxRow+1)
 	for d := range levels {
-		levels[d] = Level{Entries: entries[next[d]:next[d+1]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]:next[d+1]],
+		levels[d] = Level{Entries: entries[next[d]:next[d+1]:next[d+1]], maxEnd: core.Times{Off: maxEnds[next[d]:next[d+1]:next[d+1]]},
 			stand: stands[next[d]:next[d+1]:next[d+1]]}
 	}
-	p := placer{ct: ct, next: next[:maxRow+1], first: slices.Clone(next[:maxRow+1]),
-		entries: entries, maxEnds: maxEnds, stands: stands,
+	p := placer{ct: ct, levels: levels, next: next[:maxRow+1], first: slices.Clone(next[:maxRow+1]),
+		entries: entries, stands: stands,
 		prevEnd: make([]float64, maxRow+1), prevStart: make([]float64, maxRow+1), unsorted: make([]bool, maxRow+1)}
 	if maxRow < 1<<rowBucketShift {
 		for i, r := range rows {
@@ -536,9 +541,9 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 // end (prevEnd) and last start as it goes.
 type placer struct {
 	ct                 *core.Track
+	levels             []Level
 	next, first        []int // the next free and the first position of each row
 	entries            []int32
-	maxEnds            []float64
 	stands             []float32
 	prevEnd, prevStart []float64
 	unsorted           []bool
@@ -553,13 +558,17 @@ func (p *placer) place(i, d int) {
 		end = start + dur
 	}
 	p.entries[k] = int32(i)
+	maxEnd := &p.levels[d].maxEnd
 	if k == p.first[d] {
 		// Nothing to merge with; a NaN end is skipped by the running maximum, not spread.
 		runMax := math.Inf(-1)
 		if end > runMax {
 			runMax = end
 		}
-		p.maxEnds[k] = runMax
+		// Offsets count from the whole µs at or before the first start: the running maximum
+		// never goes below it in a level in start order.
+		maxEnd.Base = core.NewTimes(start, 0).Base
+		maxEnd.Set(0, runMax)
 		p.stands[k] = float32(math.Inf(1))
 		p.prevEnd[d], p.prevStart[d] = runMax, start
 		return
@@ -572,7 +581,7 @@ func (p *placer) place(i, d int) {
 	if end > runMax {
 		runMax = end
 	}
-	p.maxEnds[k] = runMax
+	maxEnd.Set(k-p.first[d], runMax)
 	p.stands[k] = standValue(start, prevEnd, runMax)
 	p.prevEnd[d], p.prevStart[d] = runMax, start
 }
@@ -610,7 +619,7 @@ func (lv *Level) sortByStart(ct *core.Track) {
 		if end > runMax {
 			runMax = end
 		}
-		lv.MaxEnd[k] = runMax
+		lv.maxEnd.Set(k, runMax)
 		if k == 0 {
 			lv.stand[k] = float32(math.Inf(1))
 		} else {
@@ -679,7 +688,7 @@ func (m *Model) computeBounds() {
 				continue
 			}
 			lo = min(lo, t.Core.StartAt(int(lv.Entries[0])))
-			hi = max(hi, lv.MaxEnd[lv.Len()-1])
+			hi = max(hi, lv.MaxEndAt(lv.Len()-1))
 		}
 	}
 	if lo > hi {
