@@ -250,12 +250,12 @@ func (u *ui) open(src Source) {
 		// thirds fewer page faults, and on the 2-core VM a layout of 4.5-5 s instead of 7.6-14 s
 		// at load average 20.
 		runtime.GC()
-		m := timeline.NewWithPanelLanes(tr)
-		times.model = time.Now()
-		m.GeneratedNames = generated
-		if err := ctx.Err(); err != nil {
+		m, err := timeline.NewWithPanelLanesContext(ctx, tr, p)
+		if err != nil {
 			return loaded{}, err
 		}
+		times.model = time.Now()
+		m.GeneratedNames = generated
 		times.laidOut = time.Now()
 		return loaded{trace: tr, model: m, maps: maps, elapsed: time.Since(began), times: times}, nil
 	})

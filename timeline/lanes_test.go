@@ -1,10 +1,13 @@
 package timeline
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"flamedesk/core"
 	"flamedesk/internal/fixtures"
 )
 
@@ -223,5 +226,28 @@ func TestNewWithPanelLanesIsNewThenAddPanelLanes(t *testing.T) {
 	}
 	if m := NewWithPanelLanes(loadFixture(t, "generated", "gen-cpuprofile-prettier-format.cpuprofile")); len(m.Lanes) != 0 || len(m.Tracks) == 0 {
 		t.Fatalf("a profile got %d lanes and %d tracks", len(m.Lanes), len(m.Tracks))
+	}
+}
+
+// The window's build counts every entry it lays out, and a cancelled one gives up with the
+// context's error instead of a model.
+func TestNewWithPanelLanesContextProgressAndCancel(t *testing.T) {
+	tr := loadFixture(t, "generated", "gen-trace-medium-reload.json.gz")
+	entries := 0
+	for i := range tr.Tracks {
+		entries += tr.Tracks[i].Len()
+	}
+	p := new(core.Progress)
+	m, err := NewWithPanelLanesContext(context.Background(), tr, p)
+	if err != nil || m == nil || len(m.Lanes) == 0 {
+		t.Fatalf("model %v, error %v", m != nil, err)
+	}
+	if laidOut := p.Done.Load(); laidOut != p.Total.Load() || laidOut > int64(entries) || laidOut < int64(entries)/2 {
+		t.Fatalf("progress %d of %d, the trace has %d entries", laidOut, p.Total.Load(), entries)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if m, err := NewWithPanelLanesContext(ctx, tr, nil); m != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: model %v, error %v", m != nil, err)
 	}
 }

@@ -20,7 +20,7 @@ func TestLevelsMatchTheReferenceBuild(t *testing.T) {
 	paths := fixtures.Glob(t, "fixtures/upstream/*")
 	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
 	for _, p := range paths {
-		if testing.Short() && filepath.Base(p) == "gen-trace-large.json.gz" {
+		if (testing.Short() || raceEnabled) && filepath.Base(p) == "gen-trace-large.json.gz" {
 			continue
 		}
 		t.Run(filepath.Base(p), func(t *testing.T) {

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -191,15 +192,25 @@ func (l *Level) MaxEndAt(i int) float64 { return l.maxEnd.At(i) }
 // trace without tracks gives an empty model. It is O(n) in entries, about 0.4 s for a trace of
 // millions, so the window calls it on its loading goroutine.
 func New(tr *core.Trace) *Model {
-	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
-	m.buildGroups()
-	m.dispatchTitles = eventDispatchTitles(tr, m.Tracks)
-	m.computeBounds()
-	m.Relayout()
+	m, _ := newModel(context.Background(), tr, nil)
 	return m
 }
 
-func (m *Model) buildGroups() {
+// newModel is New that counts the entries laid out in p (may be nil) and gives up with
+// ctx.Err() between tracks once ctx is cancelled.
+func newModel(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
+	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
+	m.buildGroups(ctx, p)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.dispatchTitles = eventDispatchTitles(tr, m.Tracks)
+	m.computeBounds()
+	m.Relayout()
+	return m, nil
+}
+
+func (m *Model) buildGroups(ctx context.Context, p *core.Progress) {
 	tr := m.Trace
 	mainFrames := mainFrameURLs(tr)
 	// For a DevTools trace, the panel's view of its threads: names, order, and which it shows.
@@ -261,7 +272,7 @@ func (m *Model) buildGroups() {
 		m.Tracks = append(m.Tracks, t)
 		filtered = append(filtered, inPanel)
 	}
-	layOutTracks(tr, m.Tracks, filtered, vis)
+	layOutTracks(ctx, p, tr, m.Tracks, filtered, vis)
 	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
 	// evidence of one.
 	if len(mainFrames) == 0 {
@@ -339,10 +350,15 @@ func (m *Model) buildGroups() {
 
 // layOutTracks builds every track's rows and levels, the bulk of New on a large trace. Tracks
 // are independent, so they are built on every core at once, the largest first.
-func layOutTracks(tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility) {
+func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility) {
 	order := make([]int, len(tracks))
+	total := 0
 	for i := range order {
 		order[i] = i
+		total += tracks[i].Core.Len()
+	}
+	if p != nil {
+		p.Total.Store(int64(total))
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tracks[b].Core.Len(), tracks[a].Core.Len()) })
 	var next atomic.Int64
@@ -353,7 +369,7 @@ func layOutTracks(tr *core.Trace, tracks []Track, filtered []bool, vis *timeline
 			defer wg.Done()
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(order) {
+				if k >= len(order) || ctx.Err() != nil {
 					return
 				}
 				t := &tracks[order[k]]
@@ -361,6 +377,9 @@ func layOutTracks(tr *core.Trace, tracks []Track, filtered []bool, vis *timeline
 					t.Rows = drawnRows(tr, t.Core, vis)
 				}
 				t.Levels = buildLevelsOnRows(t.Core, t.Rows)
+				if p != nil {
+					p.Done.Add(int64(t.Core.Len()))
+				}
 			}
 		}()
 	}
