@@ -26,8 +26,8 @@ type readyClock struct {
 type loadTimes struct {
 	opened   time.Time // file read, tracks built (pipeline.Open returned)
 	mapped   time.Time // source maps applied
-	model    time.Time // the tracks' levels built (timeline.New)
-	laidOut  time.Time // the lanes beside them built: the display model is whole
+	model    time.Time // the tracks' levels and the lanes beside them built (timeline.NewWithPanelLanes)
+	laidOut  time.Time // the display model is whole; since the lanes are built with the levels, just after model
 	cacheHit bool
 }
 

@@ -1,7 +1,11 @@
 package timeline
 
 import (
+	"syscall"
 	"testing"
+	"time"
+
+	"flamedesk/core"
 )
 
 // BenchmarkLargeTrace measures, on gen-trace-large, what the window does once per trace (New)
@@ -15,6 +19,43 @@ func BenchmarkLargeTrace(b *testing.B) {
 			New(tr)
 		}
 	})
+	// What the window builds: the levels and the lanes, one after the other or side by side.
+	b.Run("NewThenAddPanelLanes", func(b *testing.B) {
+		before := usage()
+		for b.Loop() {
+			New(tr).AddPanelLanes()
+		}
+		reportUsage(b, before)
+	})
+	b.Run("NewWithPanelLanes", func(b *testing.B) {
+		before := usage()
+		for b.Loop() {
+			NewWithPanelLanes(tr)
+		}
+		reportUsage(b, before)
+	})
+	// The levels alone, every track on one goroutine, against the previous build (levels_test.go).
+	for _, c := range []struct {
+		name  string
+		build func(*core.Track, []int32)
+	}{
+		{"Levels", func(ct *core.Track, rows []int32) { buildLevelsOnRows(ct, rows) }},
+		{"LevelsReference", func(ct *core.Track, rows []int32) { referenceLevels(ct, rows) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			n := 0
+			before := usage()
+			for b.Loop() {
+				n = 0
+				for i := range tr.Tracks {
+					c.build(&tr.Tracks[i], nil)
+					n += tr.Tracks[i].Len()
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entry")
+			reportUsage(b, before)
+		})
+	}
 	m := New(tr)
 	for _, q := range []string{"parse", "run", "a", "zzzz-nothing"} {
 		b.Run("Search/"+q, func(b *testing.B) {
@@ -25,4 +66,20 @@ func BenchmarkLargeTrace(b *testing.B) {
 			b.ReportMetric(float64(r.Len()), "matches")
 		})
 	}
+}
+
+// usage is the process's CPU time and page faults so far: on a machine shared with other work,
+// CPU time varies less than the wall clock, and page faults (fresh memory touched) not at all.
+func usage() syscall.Rusage {
+	var u syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return u
+}
+
+// reportUsage reports the CPU time and page faults per op since before.
+func reportUsage(b *testing.B, before syscall.Rusage) {
+	after := usage()
+	cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(after.Minflt-before.Minflt)/float64(b.N), "faults/op")
 }

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"context"
 	"math"
 	"sort"
 	"strconv"
@@ -621,8 +622,37 @@ func (m *Model) AddPanelLanes() {
 	if m.Trace == nil || m.Trace.Kind != core.InputTrace {
 		return
 	}
-	m.Panel = timelines.Build(m.Trace)
-	m.SetLanes(BuildLanes(m.Panel))
+	m.setPanel(timelines.Build(m.Trace))
+}
+
+func (m *Model) setPanel(p *timelines.Timelines) {
+	m.Panel = p
+	m.SetLanes(BuildLanes(p))
+}
+
+// NewWithPanelLanes is New followed by AddPanelLanes, with the panel's timelines built while the
+// levels are: both only read the trace, and the largest track's levels keep one core busy after
+// the other has finished the rest, so the lanes cost little wall time on top.
+func NewWithPanelLanes(tr *core.Trace) *Model {
+	m, _ := NewWithPanelLanesContext(context.Background(), tr, nil)
+	return m
+}
+
+// NewWithPanelLanesContext is NewWithPanelLanes that counts the entries laid out in p (may be
+// nil; Total is set to the trace's entries) and gives up with ctx.Err() once ctx is cancelled:
+// what the window's loader calls.
+func NewWithPanelLanesContext(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
+	if tr.Kind != core.InputTrace {
+		return newModel(ctx, tr, p)
+	}
+	panel := make(chan *timelines.Timelines, 1) // buffered: a cancelled build does not wait for it
+	go func() { panel <- timelines.Build(tr) }()
+	m, err := newModel(ctx, tr, p)
+	if err != nil {
+		return nil, err
+	}
+	m.setPanel(<-panel)
+	return m, nil
 }
 
 // TrackInfo is one row of the track list: what `flamedesk tracks` prints.

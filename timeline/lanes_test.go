@@ -1,10 +1,13 @@
 package timeline
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"flamedesk/core"
 	"flamedesk/internal/fixtures"
 )
 
@@ -195,5 +198,56 @@ func TestNetworkTooltipDetails(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("only %d requests checked", checked)
+	}
+}
+
+// NewWithPanelLanes builds the same model as New and AddPanelLanes one after the other: the same
+// lanes, laid out the same, above the same tracks.
+func TestNewWithPanelLanesIsNewThenAddPanelLanes(t *testing.T) {
+	for _, name := range []string{"devtools-web-dev", "devtools-extension-tracks-and-marks"} {
+		tr := loadFixture(t, "upstream", name+".json.gz")
+		want := New(tr)
+		want.AddPanelLanes()
+		got := NewWithPanelLanes(tr)
+		if len(got.Lanes) == 0 || len(got.Lanes) != len(want.Lanes) || got.ContentHeight() != want.ContentHeight() {
+			t.Fatalf("%s: %d lanes, height %v; want %d, %v", name, len(got.Lanes), got.ContentHeight(), len(want.Lanes), want.ContentHeight())
+		}
+		for i := range got.Lanes {
+			g, w := &got.Lanes[i], &want.Lanes[i]
+			if g.Kind != w.Kind || g.Name != w.Name || g.Len() != w.Len() || g.Y != w.Y || g.Height != w.Height {
+				t.Fatalf("%s: lane %d is %v %q (%d items at %v), want %v %q (%d at %v)", name, i, g.Kind, g.Name, g.Len(), g.Y, w.Kind, w.Name, w.Len(), w.Y)
+			}
+		}
+		for i := range got.Tracks {
+			if got.Tracks[i].Y != want.Tracks[i].Y || len(got.Tracks[i].Levels) != len(want.Tracks[i].Levels) {
+				t.Fatalf("%s: track %d at %v with %d levels, want %v with %d", name, i, got.Tracks[i].Y, len(got.Tracks[i].Levels), want.Tracks[i].Y, len(want.Tracks[i].Levels))
+			}
+		}
+	}
+	if m := NewWithPanelLanes(loadFixture(t, "generated", "gen-cpuprofile-prettier-format.cpuprofile")); len(m.Lanes) != 0 || len(m.Tracks) == 0 {
+		t.Fatalf("a profile got %d lanes and %d tracks", len(m.Lanes), len(m.Tracks))
+	}
+}
+
+// The window's build counts every entry it lays out, and a cancelled one gives up with the
+// context's error instead of a model.
+func TestNewWithPanelLanesContextProgressAndCancel(t *testing.T) {
+	tr := loadFixture(t, "generated", "gen-trace-medium-reload.json.gz")
+	entries := 0
+	for i := range tr.Tracks {
+		entries += tr.Tracks[i].Len()
+	}
+	p := new(core.Progress)
+	m, err := NewWithPanelLanesContext(context.Background(), tr, p)
+	if err != nil || m == nil || len(m.Lanes) == 0 {
+		t.Fatalf("model %v, error %v", m != nil, err)
+	}
+	if laidOut := p.Done.Load(); laidOut != p.Total.Load() || laidOut > int64(entries) || laidOut < int64(entries)/2 {
+		t.Fatalf("progress %d of %d, the trace has %d entries", laidOut, p.Total.Load(), entries)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if m, err := NewWithPanelLanesContext(ctx, tr, nil); m != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: model %v, error %v", m != nil, err)
 	}
 }

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -163,11 +164,13 @@ type Track struct {
 }
 
 // Level is the entries of one depth of a track in start order. Entries at one depth never
-// overlap in a well-formed tree; MaxEnd holds the running maximum of their ends anyway, so that
+// overlap in a well-formed tree; maxEnd holds the running maximum of their ends anyway, so that
 // every search over it is correct even when a producer wrote overlapping siblings.
 type Level struct {
-	Entries []int32   // indexes into the track's core.Track
-	MaxEnd  []float64 // MaxEnd[i] = max over Entries[:i+1] of Start+Dur, µs
+	Entries []int32 // indexes into the track's core.Track
+	// maxEnd[i] is the maximum over Entries[:i+1] of Start+Dur, µs (MaxEndAt): 32-bit offsets
+	// from a whole µs while the ends are whole µs, as core.Times keeps them, else float64s.
+	maxEnd core.Times
 
 	// stand[i] is the least merge width at which entry i stands apart from its predecessor: the
 	// larger of MergeGapDivisor times the gap before it and the width it adds past its
@@ -182,19 +185,32 @@ type Level struct {
 // Len is the number of entries in the level.
 func (l *Level) Len() int { return len(l.Entries) }
 
+// MaxEndAt is the latest end of the entries up to position i, µs.
+func (l *Level) MaxEndAt(i int) float64 { return l.maxEnd.At(i) }
+
 // New builds the display model of tr. tr.Tracks must be filled (core/integrate does that); a
 // trace without tracks gives an empty model. It is O(n) in entries, about 0.4 s for a trace of
 // millions, so the window calls it on its loading goroutine.
 func New(tr *core.Trace) *Model {
-	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
-	m.buildGroups()
-	m.dispatchTitles = eventDispatchTitles(tr, m.Tracks)
-	m.computeBounds()
-	m.Relayout()
+	m, _ := newModel(context.Background(), tr, nil)
 	return m
 }
 
-func (m *Model) buildGroups() {
+// newModel is New that counts the entries laid out in p (may be nil) and gives up with
+// ctx.Err() between tracks once ctx is cancelled.
+func newModel(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
+	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
+	m.buildGroups(ctx, p)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.dispatchTitles = eventDispatchTitles(tr, m.Tracks)
+	m.computeBounds()
+	m.Relayout()
+	return m, nil
+}
+
+func (m *Model) buildGroups(ctx context.Context, p *core.Progress) {
 	tr := m.Trace
 	mainFrames := mainFrameURLs(tr)
 	// For a DevTools trace, the panel's view of its threads: names, order, and which it shows.
@@ -256,7 +272,7 @@ func (m *Model) buildGroups() {
 		m.Tracks = append(m.Tracks, t)
 		filtered = append(filtered, inPanel)
 	}
-	layOutTracks(tr, m.Tracks, filtered, vis)
+	layOutTracks(ctx, p, tr, m.Tracks, filtered, vis)
 	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
 	// evidence of one.
 	if len(mainFrames) == 0 {
@@ -334,10 +350,15 @@ func (m *Model) buildGroups() {
 
 // layOutTracks builds every track's rows and levels, the bulk of New on a large trace. Tracks
 // are independent, so they are built on every core at once, the largest first.
-func layOutTracks(tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility) {
+func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility) {
 	order := make([]int, len(tracks))
+	total := 0
 	for i := range order {
 		order[i] = i
+		total += tracks[i].Core.Len()
+	}
+	if p != nil {
+		p.Total.Store(int64(total))
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tracks[b].Core.Len(), tracks[a].Core.Len()) })
 	var next atomic.Int64
@@ -348,7 +369,7 @@ func layOutTracks(tr *core.Trace, tracks []Track, filtered []bool, vis *timeline
 			defer wg.Done()
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(order) {
+				if k >= len(order) || ctx.Err() != nil {
 					return
 				}
 				t := &tracks[order[k]]
@@ -356,6 +377,9 @@ func layOutTracks(tr *core.Trace, tracks []Track, filtered []bool, vis *timeline
 					t.Rows = drawnRows(tr, t.Core, vis)
 				}
 				t.Levels = buildLevelsOnRows(t.Core, t.Rows)
+				if p != nil {
+					p.Done.Add(int64(t.Core.Len()))
+				}
 			}
 		}()
 	}
@@ -435,88 +459,192 @@ func threadTitle(tr *core.Trace, t core.ThreadID) string {
 
 // buildLevels splits a track's pre-order columns into levels. Pre-order visits each depth in start
 // order already; a level that is not (a producer bug) is sorted, so searches stay correct.
-//
-// One pass over the columns in file order scatters entries, starts and ends into level order, so
-// that the per-level work after it reads contiguous memory: walking a deep level straight through
-// the columns would miss the cache on nearly every entry of a large trace.
 func buildLevels(ct *core.Track) []Level { return buildLevelsOnRows(ct, nil) }
 
 // buildLevelsOnRows is buildLevels with each entry on rows[e] instead of its depth; an entry whose
 // row is negative is left out. rows nil means the depths.
+//
+// It is a counting sort by row that computes each level's running maximum end and stand values as
+// its entries arrive (they arrive in start order), so one pass writes everything in place. A deep
+// track (thousands of rows) would scatter its writes over as many places at once, each a cache and
+// TLB miss; it is first bucketed by row/256 (a stable radix pass over 4-byte indexes), so that
+// the writing pass never has more than 256 rows open.
 func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
-	row := func(i int) int {
-		if rows != nil {
-			return int(rows[i])
-		}
-		return int(ct.DepthAt(i))
+	if rows != nil {
+		return placeLevels(ct, rows)
 	}
-	n := 0
-	maxDepth := -1
-	for i := range ct.Len() {
-		if d := row(i); d >= 0 {
-			maxDepth = max(maxDepth, d)
-			n++
+	return placeLevels(ct, ct.Depth)
+}
+
+// rowColumn is a column of rows: core.Track's depths, or drawnRows' (negative: left out).
+type rowColumn interface{ ~uint16 | ~int32 }
+
+const rowBucketShift = 8
+
+func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
+	maxRow := -1
+	kept := 0
+	for _, r := range rows {
+		if r >= 0 {
+			maxRow = max(maxRow, int(r))
+			kept++
 		}
 	}
-	if maxDepth < 0 {
+	if maxRow < 0 {
 		return nil
 	}
-	next := make([]int, maxDepth+2)
-	for i := range ct.Len() {
-		if d := row(i); d >= 0 {
-			next[d+1]++
+	next := make([]int, maxRow+2)
+	for _, r := range rows {
+		if r >= 0 {
+			next[int(r)+1]++
 		}
 	}
 	for d := 1; d < len(next); d++ {
 		next[d] += next[d-1]
 	}
-	levels := make([]Level, maxDepth+1)
-	entries := make([]int32, n)
-	maxEnds := make([]float64, n) // ends in level order first; running maxima after
-	starts := make([]float64, n)  // scratch
+	entries := make([]int32, kept)
+	maxEnds := make([]uint32, kept)
+	stands := make([]float32, kept)
+	adviseHugePages(entries)
+	adviseHugePages(maxEnds)
+	adviseHugePages(stands)
+	levels := make([]Level, maxRow+1)
 	for d := range levels {
-		levels[d] = Level{Entries: entries[next[d]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]]}
+		levels[d] = Level{Entries: entries[next[d]:next[d+1]:next[d+1]], maxEnd: core.Times{Off: maxEnds[next[d]:next[d+1]:next[d+1]]},
+			stand: stands[next[d]:next[d+1]:next[d+1]]}
 	}
-	for i := range ct.Len() {
-		d := row(i)
-		if d < 0 {
-			continue
+	p := placer{ct: ct, levels: levels, next: next[:maxRow+1], first: slices.Clone(next[:maxRow+1]),
+		entries: entries, stands: stands,
+		prevEnd: make([]float64, maxRow+1), prevStart: make([]float64, maxRow+1), unsorted: make([]bool, maxRow+1)}
+	if maxRow < 1<<rowBucketShift {
+		for i, r := range rows {
+			if r >= 0 {
+				p.place(i, int(r))
+			}
 		}
-		p := next[d]
-		next[d]++
-		entries[p] = int32(i)
-		starts[p] = ct.StartAt(i)
-		maxEnds[p] = entryEnd(ct, int32(i))
+	} else {
+		// Bucket the kept entries by row>>rowBucketShift, in entry order within a bucket.
+		bucketNext := make([]int, (maxRow>>rowBucketShift)+2)
+		for _, r := range rows {
+			if r >= 0 {
+				bucketNext[(int(r)>>rowBucketShift)+1]++
+			}
+		}
+		for b := 1; b < len(bucketNext); b++ {
+			bucketNext[b] += bucketNext[b-1]
+		}
+		byBucket := make([]int32, kept)
+		adviseHugePages(byBucket)
+		for i, r := range rows {
+			if r >= 0 {
+				b := int(r) >> rowBucketShift
+				byBucket[bucketNext[b]] = int32(i)
+				bucketNext[b]++
+			}
+		}
+		for _, i := range byBucket {
+			p.place(int(i), int(rows[i]))
+		}
 	}
-	stands := make([]float32, n)
-	off := 0
 	for d := range levels {
 		lv := &levels[d]
-		m := lv.Len()
-		st := starts[off : off+m]
-		if !slices.IsSorted(st) {
-			order := make([]int, m)
-			for i := range order {
-				order[i] = i
-			}
-			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(st[a], st[b]) })
-			es, ss, ends := slices.Clone(lv.Entries), slices.Clone(st), slices.Clone(lv.MaxEnd)
-			for i, o := range order {
-				lv.Entries[i], st[i], lv.MaxEnd[i] = es[o], ss[o], ends[o]
-			}
+		if p.unsorted[d] {
+			lv.sortByStart(ct)
 		}
-		runMax := math.Inf(-1)
-		for i, end := range lv.MaxEnd {
-			if end > runMax { // a NaN start is skipped, not spread
-				runMax = end
-			}
-			lv.MaxEnd[i] = runMax
-		}
-		lv.stand = stands[off : off+m]
-		lv.buildStand(st)
-		off += m
+		lv.buildBlockMax()
 	}
 	return levels
+}
+
+// placer writes entries into their levels in entry order, keeping each level's running maximum
+// end (prevEnd) and last start as it goes.
+type placer struct {
+	ct                 *core.Track
+	levels             []Level
+	next, first        []int // the next free and the first position of each row
+	entries            []int32
+	stands             []float32
+	prevEnd, prevStart []float64
+	unsorted           []bool
+}
+
+func (p *placer) place(i, d int) {
+	k := p.next[d]
+	p.next[d]++
+	start := p.ct.StartAt(i)
+	end := start
+	if dur := p.ct.DurAt(i); dur > 0 {
+		end = start + dur
+	}
+	p.entries[k] = int32(i)
+	maxEnd := &p.levels[d].maxEnd
+	if k == p.first[d] {
+		// Nothing to merge with; a NaN end is skipped by the running maximum, not spread.
+		runMax := math.Inf(-1)
+		if end > runMax {
+			runMax = end
+		}
+		// Offsets count from the whole µs at or before the first start: the running maximum
+		// never goes below it in a level in start order.
+		maxEnd.Base = core.NewTimes(start, 0).Base
+		maxEnd.Set(0, runMax)
+		p.stands[k] = float32(math.Inf(1))
+		p.prevEnd[d], p.prevStart[d] = runMax, start
+		return
+	}
+	if cmp.Less(start, p.prevStart[d]) {
+		p.unsorted[d] = true
+	}
+	prevEnd := p.prevEnd[d]
+	runMax := prevEnd
+	if end > runMax {
+		runMax = end
+	}
+	maxEnd.Set(k-p.first[d], runMax)
+	p.stands[k] = standValue(start, prevEnd, runMax)
+	p.prevEnd[d], p.prevStart[d] = runMax, start
+}
+
+// standValue is stand for an entry starting at start whose predecessors end by prevEnd, with
+// runMax the running maximum end including it: the larger of MergeGapDivisor times the gap before
+// it and the width it adds past its predecessors (see spans.go), rounded up to a float32.
+func standValue(start, prevEnd, runMax float64) float32 {
+	gap := start - prevEnd
+	added := runMax - max(start, prevEnd)
+	return roundUp32(max(gap*MergeGapDivisor, added))
+}
+
+// sortByStart puts a level that came out of pre-order unsorted (a producer bug) in start order,
+// stable, and recomputes its running maxima and stand values.
+func (lv *Level) sortByStart(ct *core.Track) {
+	m := lv.Len()
+	starts := make([]float64, m)
+	for k, e := range lv.Entries {
+		starts[k] = ct.StartAt(int(e))
+	}
+	order := make([]int, m)
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(starts[a], starts[b]) })
+	es := slices.Clone(lv.Entries)
+	for k, o := range order {
+		lv.Entries[k] = es[o]
+	}
+	runMax := math.Inf(-1)
+	for k, e := range lv.Entries {
+		start, end := ct.StartAt(int(e)), entryEnd(ct, e)
+		prevEnd := runMax
+		if end > runMax {
+			runMax = end
+		}
+		lv.maxEnd.Set(k, runMax)
+		if k == 0 {
+			lv.stand[k] = float32(math.Inf(1))
+		} else {
+			lv.stand[k] = standValue(start, prevEnd, runMax)
+		}
+	}
 }
 
 const (
@@ -524,19 +652,9 @@ const (
 	superShift = 12 // 4096 entries per super-block
 )
 
-// buildStand fills stand and its block maxima from the level's starts (in level order).
-func (lv *Level) buildStand(starts []float64) {
+// buildBlockMax fills the block maxima of stand.
+func (lv *Level) buildBlockMax() {
 	n := lv.Len()
-	for i := range lv.Entries {
-		if i == 0 {
-			lv.stand[0] = float32(math.Inf(1)) // nothing to merge with
-			continue
-		}
-		start, prevEnd := starts[i], lv.MaxEnd[i-1]
-		gap := start - prevEnd
-		added := lv.MaxEnd[i] - max(start, prevEnd)
-		lv.stand[i] = roundUp32(max(gap*MergeGapDivisor, added))
-	}
 	lv.blockMax = make([]float32, (n+(1<<blockShift)-1)>>blockShift)
 	lv.superMax = make([]float32, (n+(1<<superShift)-1)>>superShift)
 	for i := range lv.blockMax {
@@ -589,7 +707,7 @@ func (m *Model) computeBounds() {
 				continue
 			}
 			lo = min(lo, t.Core.StartAt(int(lv.Entries[0])))
-			hi = max(hi, lv.MaxEnd[lv.Len()-1])
+			hi = max(hi, lv.MaxEndAt(lv.Len()-1))
 		}
 	}
 	if lo > hi {
@@ -815,28 +933,36 @@ func (t *Track) Row(e int32) int {
 // drawnRows places the entries of ct on rows as the panel does: an entry it does not draw takes no
 // row, and its children go on the row it would have had. nil when every entry is drawn.
 func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int32 {
-	var rows, below []int32 // allocated at the first entry left out
+	var rows []int32 // allocated at the first entry left out
+	// below[d] is the row the children of the latest entry at depth d go on. Pre-order puts every
+	// parent before its children, and an entry's parent is the latest one a level up.
+	below := make([]int32, ct.MaxDepth+2)
 	for e := 0; e < ct.Len(); e++ {
+		d := int(ct.DepthAt(e))
+		if d >= len(below) {
+			below = append(below, make([]int32, d+1-len(below))...)
+		}
 		drawn := vis.Entry(tr, ct, e)
 		if rows == nil {
 			if drawn {
+				below[d] = int32(d) + 1
 				continue
 			}
 			// Up to here every entry sat on the row of its depth.
-			rows, below = make([]int32, ct.Len()), make([]int32, ct.Len())
+			rows = make([]int32, ct.Len())
+			adviseHugePages(rows)
 			for k := 0; k < e; k++ {
-				rows[k], below[k] = int32(ct.DepthAt(k)), int32(ct.DepthAt(k))+1
+				rows[k] = int32(ct.DepthAt(k))
 			}
 		}
-		// below[p] is the row p's children go on; pre-order puts every parent before its children.
 		base := int32(0)
-		if p := ct.ParentAt(e); p >= 0 {
-			base = below[p]
+		if d > 0 {
+			base = below[d-1]
 		}
 		if drawn {
-			rows[e], below[e] = base, base+1
+			rows[e], below[d] = base, base+1
 		} else {
-			rows[e], below[e] = -1, base
+			rows[e], below[d] = -1, base
 		}
 	}
 	return rows

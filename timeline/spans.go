@@ -62,10 +62,10 @@ func (s Span) Entry(lv *Level) int32 { return lv.Entries[s.First] }
 // (absolute µs), or Len() when there is none: the first entry that can be visible in a window
 // starting at t. O(log n).
 func (lv *Level) FirstEndingAfter(t float64) int {
-	lo, hi := 0, len(lv.MaxEnd)
+	lo, hi := 0, lv.Len()
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if lv.MaxEnd[mid] < t {
+		if lv.MaxEndAt(mid) < t {
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -136,7 +136,7 @@ func (it *SpanIter) Next() (Span, bool) {
 	}
 	last := it.runEnd(k)
 	it.pos = last + 1
-	return Span{Start: ct.StartAt(int(lv.Entries[first])), End: lv.MaxEnd[last], First: int32(first), Last: int32(last)}, true
+	return Span{Start: ct.StartAt(int(lv.Entries[first])), End: lv.MaxEndAt(last), First: int32(first), Last: int32(last)}, true
 }
 
 // runEnd is the last position of the run that holds the narrow entry at position a.
@@ -179,9 +179,9 @@ func (it *SpanIter) narrow(k int) bool {
 	lv := it.lv
 	from := it.ct.StartAt(int(lv.Entries[k]))
 	if k > 0 {
-		from = max(from, lv.MaxEnd[k-1])
+		from = max(from, lv.MaxEndAt(k-1))
 	}
-	return lv.MaxEnd[k]-from < it.minW
+	return lv.MaxEndAt(k)-from < it.minW
 }
 
 // joined reports whether the entry at position k merges with the one before it.
@@ -190,7 +190,7 @@ func (it *SpanIter) joined(k int) bool {
 		return false
 	}
 	lv := it.lv
-	gap := it.ct.StartAt(int(lv.Entries[k])) - lv.MaxEnd[k-1]
+	gap := it.ct.StartAt(int(lv.Entries[k])) - lv.MaxEndAt(k-1)
 	return gap*MergeGapDivisor < it.minW && it.narrow(k) && it.narrow(k-1)
 }
 

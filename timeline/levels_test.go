@@ -1,0 +1,266 @@
+package timeline
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"flamedesk/core"
+	"flamedesk/core/pipeline"
+	"flamedesk/core/timelines"
+	"flamedesk/internal/fixtures"
+)
+
+// The levels of every track of every fixture, on depths and on the panel's drawn rows, are the
+// reference build's bit for bit: entries, running maxima, stand values and their block maxima.
+func TestLevelsMatchTheReferenceBuild(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine, and minutes over every fixture under -race: run without it")
+	}
+	paths := fixtures.Glob(t, "fixtures/upstream/*")
+	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
+	for _, p := range paths {
+		if testing.Short() && filepath.Base(p) == "gen-trace-large.json.gz" {
+			continue
+		}
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			tr, err := pipeline.OpenFile(p)
+			if err != nil {
+				t.Skip(err)
+			}
+			var vis *timelines.Visibility
+			if tr.Kind == core.InputTrace {
+				vis = timelines.NewVisibility(tr, false)
+			}
+			for ti := range tr.Tracks {
+				ct := &tr.Tracks[ti]
+				sameLevels(t, ti, buildLevels(ct), referenceLevels(ct, nil))
+				if vis != nil {
+					rows := drawnRows(tr, ct, vis)
+					if want := referenceDrawnRows(tr, ct, vis); !slices.Equal(rows, want) {
+						t.Fatalf("track %d: drawn rows differ from the reference's", ti)
+					}
+					if rows != nil {
+						sameLevels(t, ti, buildLevelsOnRows(ct, rows), referenceLevels(ct, rows))
+					}
+				}
+			}
+		})
+	}
+}
+
+// Deep tracks (more rows than one bucket), rows left out, overlapping siblings, unsorted levels
+// and NaN times all build as the reference does.
+func TestLevelsMatchTheReferenceOnHostileTracks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 18))
+	for round := range 40 {
+		n := 1 + rng.IntN(3000)
+		ct := &core.Track{Start: core.NewTimes(0, 0), Dur: core.NewTimes(0, 0)}
+		depth := 0
+		rows := make([]int32, n)
+		for i := range n {
+			switch {
+			case round%2 == 0 && rng.IntN(4) != 0:
+				depth++ // deep runs: beyond one bucket of rows
+			case depth > 0:
+				depth = rng.IntN(depth + 1)
+			}
+			ct.Depth = append(ct.Depth, uint16(depth))
+			start := float64(i*10) + float64(rng.IntN(5))
+			if rng.IntN(20) == 0 {
+				start = float64(rng.IntN(n * 10)) // out of order, overlapping
+			}
+			dur := float64(rng.IntN(40)) - 5
+			switch rng.IntN(50) {
+			case 0:
+				start = math.NaN()
+			case 1:
+				dur = math.NaN()
+			case 2:
+				start += 0.3
+			}
+			ct.Start.Append(start)
+			ct.Dur.Append(dur)
+			rows[i] = int32(depth)
+			if rng.IntN(6) == 0 {
+				rows[i] = -1
+			}
+		}
+		sameLevels(t, round, buildLevels(ct), referenceLevels(ct, nil))
+		sameLevels(t, round, buildLevelsOnRows(ct, rows), referenceLevels(ct, rows))
+	}
+}
+
+// maxEnds reads a level's running maximum ends.
+func maxEnds(lv *Level) []float64 {
+	out := make([]float64, lv.Len())
+	for i := range out {
+		out[i] = lv.MaxEndAt(i)
+	}
+	return out
+}
+
+func sameLevels(t *testing.T, track int, got []Level, want []refLevel) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("track %d: %d levels, want %d", track, len(got), len(want))
+	}
+	bits := func(f []float64) []uint64 {
+		out := make([]uint64, len(f))
+		for i, v := range f {
+			out[i] = math.Float64bits(v)
+		}
+		return out
+	}
+	bits32 := func(f []float32) []uint32 {
+		out := make([]uint32, len(f))
+		for i, v := range f {
+			out[i] = math.Float32bits(v)
+		}
+		return out
+	}
+	for d := range got {
+		g, w := &got[d], &want[d]
+		if !slices.Equal(g.Entries, w.Entries) || !slices.Equal(bits(maxEnds(g)), bits(w.MaxEnd)) ||
+			!slices.Equal(bits32(g.stand), bits32(w.stand)) || !slices.Equal(bits32(g.blockMax), bits32(w.blockMax)) ||
+			!slices.Equal(bits32(g.superMax), bits32(w.superMax)) {
+			t.Fatalf("track %d level %d differs from the reference build (%d entries, want %d)", track, d, g.Len(), w.Len())
+		}
+	}
+}
+
+// referenceLevels is the previous, straightforward build of the levels (scatter into level
+// order, then sort, running maxima and stand per level), kept to check the faster one against.
+func referenceLevels(ct *core.Track, rows []int32) []refLevel {
+	row := func(i int) int {
+		if rows != nil {
+			return int(rows[i])
+		}
+		return int(ct.DepthAt(i))
+	}
+	n := 0
+	maxDepth := -1
+	for i := range ct.Len() {
+		if d := row(i); d >= 0 {
+			maxDepth = max(maxDepth, d)
+			n++
+		}
+	}
+	if maxDepth < 0 {
+		return nil
+	}
+	next := make([]int, maxDepth+2)
+	for i := range ct.Len() {
+		if d := row(i); d >= 0 {
+			next[d+1]++
+		}
+	}
+	for d := 1; d < len(next); d++ {
+		next[d] += next[d-1]
+	}
+	levels := make([]refLevel, maxDepth+1)
+	entries := make([]int32, n)
+	maxEnds := make([]float64, n) // ends in level order first; running maxima after
+	starts := make([]float64, n)  // scratch
+	for d := range levels {
+		levels[d] = refLevel{Entries: entries[next[d]:next[d+1]], MaxEnd: maxEnds[next[d]:next[d+1]]}
+	}
+	for i := range ct.Len() {
+		d := row(i)
+		if d < 0 {
+			continue
+		}
+		p := next[d]
+		next[d]++
+		entries[p] = int32(i)
+		starts[p] = ct.StartAt(i)
+		maxEnds[p] = entryEnd(ct, int32(i))
+	}
+	stands := make([]float32, n)
+	off := 0
+	for d := range levels {
+		lv := &levels[d]
+		m := lv.Len()
+		st := starts[off : off+m]
+		if !slices.IsSorted(st) {
+			order := make([]int, m)
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(st[a], st[b]) })
+			es, ss, ends := slices.Clone(lv.Entries), slices.Clone(st), slices.Clone(lv.MaxEnd)
+			for i, o := range order {
+				lv.Entries[i], st[i], lv.MaxEnd[i] = es[o], ss[o], ends[o]
+			}
+		}
+		runMax := math.Inf(-1)
+		for i, end := range lv.MaxEnd {
+			if end > runMax { // a NaN start is skipped, not spread
+				runMax = end
+			}
+			lv.MaxEnd[i] = runMax
+		}
+		lv.stand = stands[off : off+m]
+		referenceStand(lv, st)
+		off += m
+	}
+	return levels
+}
+
+func referenceStand(lv *refLevel, starts []float64) {
+	for i := range lv.Entries {
+		if i == 0 {
+			lv.stand[0] = float32(math.Inf(1))
+			continue
+		}
+		start, prevEnd := starts[i], lv.MaxEnd[i-1]
+		gap := start - prevEnd
+		added := lv.MaxEnd[i] - max(start, prevEnd)
+		lv.stand[i] = roundUp32(max(gap*MergeGapDivisor, added))
+	}
+	blocks := Level{Entries: lv.Entries, stand: lv.stand}
+	blocks.buildBlockMax()
+	lv.blockMax, lv.superMax = blocks.blockMax, blocks.superMax
+}
+
+// refLevel is a level as the reference build made it, its running maximum ends as float64s.
+type refLevel struct {
+	Entries                   []int32
+	MaxEnd                    []float64
+	stand, blockMax, superMax []float32
+}
+
+func (l *refLevel) Len() int { return len(l.Entries) }
+
+// referenceDrawnRows is the previous drawnRows, which found each entry's parent through the Parent
+// column and kept a row below every entry.
+func referenceDrawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int32 {
+	var rows, below []int32 // allocated at the first entry left out
+	for e := 0; e < ct.Len(); e++ {
+		drawn := vis.Entry(tr, ct, e)
+		if rows == nil {
+			if drawn {
+				continue
+			}
+			// Up to here every entry sat on the row of its depth.
+			rows, below = make([]int32, ct.Len()), make([]int32, ct.Len())
+			for k := 0; k < e; k++ {
+				rows[k], below[k] = int32(ct.DepthAt(k)), int32(ct.DepthAt(k))+1
+			}
+		}
+		// below[p] is the row p's children go on; pre-order puts every parent before its children.
+		base := int32(0)
+		if p := ct.ParentAt(e); p >= 0 {
+			base = below[p]
+		}
+		if drawn {
+			rows[e], below[e] = base, base+1
+		} else {
+			rows[e], below[e] = -1, base
+		}
+	}
+	return rows
+}
