@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,8 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/core/timelines"
+
+	"flamedesk/internal/background"
 )
 
 // Model is the display model of one trace: processes (groups) in display order, each with its
@@ -342,10 +343,11 @@ func layOutTracks(tr *core.Trace, tracks []Track, filtered []bool, vis *timeline
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tracks[b].Core.Len(), tracks[a].Core.Len()) })
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(tracks)) {
+	for range min(background.Workers(), len(tracks)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			background.Lower()
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(order) {
