@@ -91,12 +91,6 @@ type GioPainter struct {
 	imgs    [2]*image.RGBA
 	imgList DrawList
 	imgPnt  *ImagePainter
-	// GioFrame's composited frame, and the bands it reaches Gio in.
-	img   *image.RGBA
-	bands frameBands
-	// oneImage hands GioFrame's composite over as one new image per frame, as before the bands,
-	// for BenchmarkGioFrameBands.
-	oneImage bool
 }
 
 type textStyle struct {
@@ -453,27 +447,21 @@ func (p *GioPainter) paintBarsAsImage(ops *op.Ops, l *DrawList) {
 	paint.PaintOp{}.Add(ops)
 }
 
-// paintFrameAsImage draws the whole list into one image on the CPU (GioFrame) and hands it to
-// Gio band by band (frameBands).
+// paintFrameAsImage draws the whole list into one image (GioFrame).
 func (p *GioPainter) paintFrameAsImage(ops *op.Ops, l *DrawList) {
-	img := p.img
+	img := p.imgs[p.frame%2]
 	if img == nil || img.Bounds().Dx() != l.Width || img.Bounds().Dy() != l.Height {
 		img = image.NewRGBA(image.Rect(0, 0, l.Width, l.Height))
-		p.img = img
-		p.bands.reset()
+		p.imgs[p.frame%2] = img
 	}
 	if p.imgPnt == nil {
 		p.imgPnt = NewImagePainter()
 		p.imgPnt.CacheText = true
 	}
 	p.imgPnt.Paint(img, l)
-	if p.oneImage {
-		im := paint.NewImageOp(img)
-		im.Filter = paint.FilterNearest
-		im.Add(ops)
-		paint.PaintOp{}.Add(ops)
-		p.img = nil // Gio may still read it
-		return
-	}
-	p.bands.paint(ops, img)
+	// Nearest filtering: the image maps 1:1 to pixels, and no mipmaps need building per frame.
+	im := paint.NewImageOp(img)
+	im.Filter = paint.FilterNearest
+	im.Add(ops)
+	paint.PaintOp{}.Add(ops)
 }

@@ -14,12 +14,3 @@ func threadCPU() time.Duration {
 	}
 	return time.Duration(ts.Nano())
 }
-
-// processCPU is the CPU time of the whole process, every thread (a GL driver's too).
-func processCPU() time.Duration {
-	var ru unix.Rusage
-	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}

@@ -6,6 +6,3 @@ import "time"
 
 // threadCPU is unavailable here; the benchmark then reports wall-clock times only.
 func threadCPU() time.Duration { return 0 }
-
-// processCPU is unavailable here; BenchmarkGioFrameBands then reports zeros.
-func processCPU() time.Duration { return 0 }
