@@ -36,6 +36,7 @@ import (
 	"flamedesk/core/cache"
 	"flamedesk/core/pipeline"
 	"flamedesk/core/sourcemap"
+	"flamedesk/internal/background"
 	"flamedesk/timeline"
 )
 
@@ -77,6 +78,7 @@ type Options struct {
 // Documents the system hands to the running app (macOS Finder's "open URLs" event) replace the
 // open one, as a file chosen with Ctrl+O does.
 func Run(opts Options, exit func(error)) {
+	background.Enable()
 	w := new(gioapp.Window)
 	requests := make(openRequests, 8)
 	go func() {

@@ -17,7 +17,9 @@
 # as flamedesk --frame-log writes it. The first load's frames are not counted.
 #
 # Output, one line per scenario, then one line for the goals (the worst scenario but the floor):
-#   scenario NAME n=N p50=X.Xms p95=X.Xms p99=X.Xms max=X.Xms
+#   scenario NAME n=N p50=X.Xms p95=X.Xms p99=X.Xms max=X.Xms cpu=X.Xms/frame
+# cpu is the CPU time of all the app's threads during the scenario divided by its frames: unlike
+# frame times it hardly depends on what else the machine runs (in "second" it includes the load).
 #   goals p95=X.Xms<=25ms:ok|FAIL p99=X.Xms<=33ms:ok|FAIL max=X.Xms<=100ms:ok|FAIL
 #
 #   scripts/framebench.sh [FILE [SECONDS [SECOND]]]     SECONDS per scenario, default 20
@@ -55,7 +57,10 @@ sleep 1
 now_ms() { date +%s%3N; }
 # Seconds since boot: scenario lengths are measured on it, as the wall clock may be stepped.
 uptime_s() { local up _; read -r up _ </proc/uptime; echo "${up%.*}"; }
-mark() { echo "$1 $(now_ms)" >>"$work/markers"; }
+# The CPU time the app used so far, all its threads (GL driver's included), in clock ticks: per
+# frame it tells what a frame costs whatever else runs on the machine.
+app_ticks() { local f; read -ra f <"/proc/${pids[-1]}/stat"; echo $((f[13] + f[14])); }
+mark() { echo "$1 $(now_ms) $(app_ticks)" >>"$work/markers"; }
 shot() { [ -z "$keep" ] || import -window root "$keep/$1.png" 2>/dev/null || true; }
 
 # wait_title PATTERN: waits (up to 10 minutes) until the window's title matches PATTERN.
@@ -160,24 +165,24 @@ mark end
 stop
 
 # Per scenario: the frames that began between its marker and the next one.
-report() { # NAME FROM TO LOG
+report() { # NAME FROM TO LOG TICKS
   awk -v from="$2" -v to="$3" '$1 == "frame" && $2 >= from && $2 < to { print $3 }' "$4" | sort -g |
-    awk -v name="$1" '{ v[NR] = $1 } END {
+    awk -v name="$1" -v ticks="$5" -v hz="$(getconf CLK_TCK)" '{ v[NR] = $1 } END {
       if (NR == 0) { printf "scenario %s n=0\n", name; exit }
       i50 = int(0.50 * NR) + 1; i95 = int(0.95 * NR) + 1; i99 = int(0.99 * NR) + 1
       if (i95 > NR) i95 = NR; if (i99 > NR) i99 = NR; if (i50 > NR) i50 = NR
-      printf "scenario %s n=%d p50=%.1fms p95=%.1fms p99=%.1fms max=%.1fms\n", name, NR, v[i50], v[i95], v[i99], v[NR]
+      printf "scenario %s n=%d p50=%.1fms p95=%.1fms p99=%.1fms max=%.1fms cpu=%.1fms/frame\n", name, NR, v[i50], v[i95], v[i99], v[NR], ticks * 1000 / hz / NR
     }'
 }
 [ -z "$keep" ] || cp "$work/chart.log" "$work/floor.log" "$work/markers" "$keep/"
 out=$(
   mapfile -t m <"$work/markers"
   for ((i = 0; i + 1 < ${#m[@]}; i++)); do
-    read -r name from <<<"${m[i]}"
-    read -r _ to <<<"${m[i + 1]}"
+    read -r name from t0 <<<"${m[i]}"
+    read -r _ to t1 <<<"${m[i + 1]}"
     [ "$name" = end ] && continue
     log=$work/chart.log; [ "$name" = floor ] && log=$work/floor.log
-    report "$name" "$from" "$to" "$log"
+    report "$name" "$from" "$to" "$log" $((t1 - t0))
   done
 )
 echo "$out"

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,8 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/core/timelines"
+
+	"flamedesk/internal/background"
 )
 
 // Model is the display model of one trace: processes (groups) in display order, each with its
@@ -363,10 +364,11 @@ func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks 
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tracks[b].Core.Len(), tracks[a].Core.Len()) })
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(tracks)) {
+	for range min(background.Workers(), len(tracks)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			background.Lower()
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(order) || ctx.Err() != nil {

@@ -7,6 +7,8 @@ package task
 import (
 	"context"
 	"sync"
+
+	"flamedesk/internal/background"
 )
 
 // Future is the latest run of one kind of work. Its zero value is ready to use; set Invalidate
@@ -40,6 +42,7 @@ func (f *Future[T]) Start(work func(ctx context.Context) (T, error)) {
 	invalidate := f.Invalidate
 	f.mu.Unlock()
 	go func() {
+		background.Lower()
 		v, err := work(ctx)
 		f.mu.Lock()
 		if gen == f.gen && ctx.Err() == nil {

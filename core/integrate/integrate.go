@@ -36,7 +36,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
@@ -44,6 +43,8 @@ import (
 	"time"
 
 	"flamedesk/core"
+
+	"flamedesk/internal/background"
 )
 
 // Build fills tr.Tracks: one track per thread that has trace events or ProfileCalls.
@@ -88,12 +89,13 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	slices.SortStableFunc(order, func(a, b int) int { return jobs[b].work() - jobs[a].work() })
 	var next sync.Mutex
 	n := 0
-	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	workers := min(background.Workers(), len(jobs))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			background.Lower()
 			for {
 				next.Lock()
 				k := n

@@ -1,6 +1,10 @@
 package integrate
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"flamedesk/internal/background"
+)
 
 // The largest trace makes millions of calls and track rows: hundreds of megabytes written once.
 // Most of that time goes to the kernel mapping fresh pages on first touch (4-16 µs a page in a
@@ -30,6 +34,7 @@ type blockSource struct {
 func newBlockSource(nodeBits, srcBits uint64) *blockSource {
 	s := &blockSource{ch: make(chan *callBlock, 2), stop: make(chan struct{})}
 	go func() {
+		background.Lower()
 		for {
 			b := newCallBlock(nodeBits, srcBits)
 			touch(b.dur.Off)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"sync"
+
+	"flamedesk/internal/background"
 )
 
 // inflateBlock is the size of the blocks handed from the inflating goroutine to the parser. They
@@ -50,6 +52,7 @@ func newInflater(ctx context.Context, r *bufio.Reader) (*inflater, error) {
 	in.wg.Add(1)
 	go func() {
 		defer in.wg.Done()
+		background.Lower()
 		defer zr.Close()
 		for {
 			var b []byte
