@@ -9,6 +9,7 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/core/timelines"
+	"flamedesk/internal/background"
 )
 
 // LaneKind is the kind of a track the Performance panel shows beside the thread flame charts.
@@ -646,7 +647,10 @@ func NewWithPanelLanesContext(ctx context.Context, tr *core.Trace, p *core.Progr
 		return newModel(ctx, tr, p)
 	}
 	panel := make(chan *timelines.Timelines, 1) // buffered: a cancelled build does not wait for it
-	go func() { panel <- timelines.Build(tr) }()
+	go func() {
+		background.Lower()
+		panel <- timelines.Build(tr)
+	}()
 	m, err := newModel(ctx, tr, p)
 	if err != nil {
 		return nil, err

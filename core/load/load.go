@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // File loads the trace or profile at path. Progress counts the bytes read from the file.
@@ -123,7 +124,10 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	// The event columns are copied into the trace while the profiles are built: neither reads
 	// the other, and the copy (mostly page faults of its fresh memory) then costs no time.
 	taken := make(chan error, 1)
-	go func() { taken <- l.takeEvents() }()
+	go func() {
+		background.Lower()
+		taken <- l.takeEvents()
+	}()
 	err := buildProfiles(ctx, tr, mem)
 	if takeErr := <-taken; err == nil {
 		err = takeErr
