@@ -15,41 +15,35 @@ import (
 	"flamedesk/internal/fixtures"
 )
 
-var (
-	largeOnce sync.Once
-	largeJSON []byte
-	largeErr  error
-)
+// inflatedJSON holds each generated fixture inflated once, for the benchmarks that measure parsing
+// alone: gen-trace-large is 238 MB of JSON, gen-trace-medium-reload (the trace of issue #18's
+// speed goal) 52 MB.
+var inflatedJSON sync.Map // name -> func() ([]byte, error)
 
-// largeRaw is gen-trace-large inflated once (238 MB), for the benchmarks that measure parsing
-// alone.
-func largeRaw(b *testing.B) []byte {
-	path := fixtures.Path(b, "fixtures", "generated", "gen-trace-large.json.gz")
-	largeOnce.Do(func() {
+func inflatedFixture(b *testing.B, name string) []byte {
+	path := fixtures.Path(b, "fixtures", "generated", name)
+	load, _ := inflatedJSON.LoadOrStore(name, sync.OnceValues(func() ([]byte, error) {
 		f, err := os.Open(path)
 		if err != nil {
-			largeErr = err
-			return
+			return nil, err
 		}
 		defer f.Close()
 		zr, err := gzip.NewReader(f)
 		if err != nil {
-			largeErr = err
-			return
+			return nil, err
 		}
-		largeJSON, largeErr = io.ReadAll(zr)
-	})
-	if largeErr != nil {
-		b.Fatal(largeErr)
+		return io.ReadAll(zr)
+	}))
+	raw, err := load.(func() ([]byte, error))()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return largeJSON
+	return raw
 }
 
-// BenchmarkReadAssembleLarge measures reading plus chunk assembly plus the CPU profile models on
-// the uncompressed JSON of gen-trace-large (MB/s of JSON). Run it with -cpu 1 for the per-core
-// figure.
-func BenchmarkReadAssembleLarge(b *testing.B) {
-	raw := largeRaw(b)
+// benchReadAssemble loads raw over and over, checking that at least minEvents events and a
+// profile came out each time.
+func benchReadAssemble(b *testing.B, raw []byte, minEvents int) {
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -59,11 +53,18 @@ func BenchmarkReadAssembleLarge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if tr.Events.Len() < 600000 || len(tr.Profiles) == 0 {
+		if tr.Events.Len() < minEvents || len(tr.Profiles) == 0 {
 			b.Fatalf("%d events, %d profiles", tr.Events.Len(), len(tr.Profiles))
 		}
 	}
 	reportCPU(b, cpu0, int64(len(raw)))
+}
+
+// BenchmarkReadAssembleLarge measures reading plus chunk assembly plus the CPU profile models on
+// the uncompressed JSON of gen-trace-large (MB/s of JSON). Run it with -cpu 1 for the per-core
+// figure.
+func BenchmarkReadAssembleLarge(b *testing.B) {
+	benchReadAssemble(b, inflatedFixture(b, "gen-trace-large.json.gz"), 600000)
 }
 
 // cpuTime is the CPU time the process has used, all threads (GC included).
@@ -102,51 +103,7 @@ func BenchmarkFileLarge(b *testing.B) {
 	reportCPU(b, cpu0, jsonBytes)
 }
 
-var (
-	mediumOnce sync.Once
-	mediumJSON []byte
-	mediumErr  error
-)
-
-// mediumRaw is testdata's gen-trace-medium-reload inflated once (52 MB), the trace of the speed
-// goal of issue #18.
-func mediumRaw(b *testing.B) []byte {
-	path := fixtures.Path(b, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
-	mediumOnce.Do(func() {
-		f, err := os.Open(path)
-		if err != nil {
-			mediumErr = err
-			return
-		}
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			mediumErr = err
-			return
-		}
-		mediumJSON, mediumErr = io.ReadAll(zr)
-	})
-	if mediumErr != nil {
-		b.Fatal(mediumErr)
-	}
-	return mediumJSON
-}
-
 // BenchmarkReadAssembleMedium is BenchmarkReadAssembleLarge on gen-trace-medium-reload.
 func BenchmarkReadAssembleMedium(b *testing.B) {
-	raw := mediumRaw(b)
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for range b.N {
-		tr, err := Reader(context.Background(), bytes.NewReader(raw), int64(len(raw)), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if tr.Events.Len() < 100000 || len(tr.Profiles) == 0 {
-			b.Fatalf("%d events, %d profiles", tr.Events.Len(), len(tr.Profiles))
-		}
-	}
-	reportCPU(b, cpu0, int64(len(raw)))
+	benchReadAssemble(b, inflatedFixture(b, "gen-trace-medium-reload.json.gz"), 100000)
 }
