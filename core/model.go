@@ -246,8 +246,8 @@ const (
 // trace) also stores no start or name per row: a ProfileCall starts at its sample's time and is
 // named after its node's frame, and an event's start, name and event index sit in per-event
 // columns that its ref indexes; a parent is stored only where it is not the row before, and node
-// and ref in the bits they need (about 11 bytes a row in all instead of 26). Read entries through the accessors
-// (StartAt, KindAt…), never the columns.
+// and ref in the bits they need (13 bytes a row in all on gen-trace-large instead of 26). Read
+// entries through the accessors (StartAt, KindAt…), never the columns.
 type Track struct {
 	Thread ThreadID
 	// Start (µs) and Name are per row unless the track is Compact; a Compact track keeps only
