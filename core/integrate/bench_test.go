@@ -71,7 +71,7 @@ func BenchmarkStageSort(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		for i := range jobs {
-			work[i] = append(work[i][:0], jobs[i].entries...)
+			work[i] = jobs[i].entries(tr)
 		}
 		b.StartTimer()
 		for i := range work {
@@ -95,12 +95,12 @@ func BenchmarkStageProfileIndex(b *testing.B) {
 // BenchmarkStageSamples: building the ProfileCalls of every profiled thread.
 func BenchmarkStageSamples(b *testing.B) {
 	tr := largeFixture(b)
-	jobs, indexes := preparedJobs(tr)
+	jobs, entries, indexes := preparedJobs(tr)
 	b.ResetTimer()
 	for b.Loop() {
-		for i, j := range jobs {
+		for i := range jobs {
 			if indexes[i] != nil {
-				integrateSamples(context.Background(), tr, j.entries, indexes[i], nil, nil)
+				integrateSamples(context.Background(), tr, entries[i], indexes[i], nil, nil)
 			}
 		}
 	}
@@ -109,11 +109,15 @@ func BenchmarkStageSamples(b *testing.B) {
 // BenchmarkStageTreify: merging calls into the events and nesting them into tracks.
 func BenchmarkStageTreify(b *testing.B) {
 	tr := largeFixture(b)
-	jobs, indexes := preparedJobs(tr)
+	jobs, entries, indexes := preparedJobs(tr)
 	cs := make([]calls, len(jobs))
-	for i, j := range jobs {
+	sorted := make([][]int32, len(jobs))
+	for i := range jobs {
 		if indexes[i] != nil {
-			cs[i] = integrateSamples(context.Background(), tr, j.entries, indexes[i], nil, nil)
+			cs[i] = integrateSamples(context.Background(), tr, entries[i], indexes[i], nil, nil)
+		}
+		for _, e := range entries[i] {
+			sorted[i] = append(sorted[i], e.ev)
 		}
 	}
 	b.ResetTimer()
@@ -123,22 +127,28 @@ func BenchmarkStageTreify(b *testing.B) {
 			// treify lets go of each block of calls it has passed: it gets a list of its own.
 			c := cs[i]
 			c.blocks = slices.Clone(c.blocks)
-			treify(tr, j.thread, j.entries, &c, indexes[i], j.profile, &w)
+			var p *core.ProfileModel
+			if indexes[i] != nil {
+				p = indexes[i].p
+			}
+			treify(tr, j.thread, sorted[i], &c, p, j.profile, &w)
 		}
 	}
 }
 
-func preparedJobs(tr *core.Trace) ([]job, []*profileIndex) {
+func preparedJobs(tr *core.Trace) ([]job, [][]entry, []*profileIndex) {
 	keys := frameKeys(tr)
 	jobs := traceJobs(tr)
+	entries := make([][]entry, len(jobs))
 	indexes := make([]*profileIndex, len(jobs))
 	for i := range jobs {
-		sortEntries(jobs[i].entries)
+		entries[i] = jobs[i].entries(tr)
+		sortEntries(entries[i])
 		if jobs[i].profile >= 0 {
 			indexes[i] = newProfileIndex(tr, &tr.Profiles[jobs[i].profile], keys)
 		}
 	}
-	return jobs, indexes
+	return jobs, entries, indexes
 }
 
 func reportTracks(b *testing.B, tr *core.Trace) {

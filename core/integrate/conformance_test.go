@@ -338,10 +338,11 @@ func checkAgainstNaive(t *testing.T, tr *core.Trace) {
 		if j.profile < 0 {
 			continue
 		}
-		sortEntries(j.entries)
+		es := j.entries(tr)
+		sortEntries(es)
 		p := &tr.Profiles[j.profile]
-		got := integrateSamples(context.Background(), tr, j.entries, newProfileIndex(tr, p, keys), nil, nil)
-		want := naiveIntegrate(tr, j.entries, p)
+		got := integrateSamples(context.Background(), tr, es, newProfileIndex(tr, p, keys), nil, nil)
+		want := naiveIntegrate(tr, es, p)
 		if got.len() != want.len() {
 			t.Errorf("thread %d: %d calls, the plain port makes %d", tr.Threads[j.thread].Tid, got.len(), want.len())
 			continue

@@ -184,15 +184,19 @@ func setStage(tr *core.Trace, name string, d time.Duration) {
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: name, Dur: d})
 }
 
-// job is one thread's work: its sorted-to-be entries and its profile (-1 for none).
+// job is one thread's work: its trace events and its profile (-1 for none).
 type job struct {
-	thread  core.ThreadID
-	entries []entry
-	profile int32
-	samples int
+	thread core.ThreadID
+	// events are the thread's X, B and I events (after B/E pairing), in file order until run
+	// sorts them. Only 4 bytes each: the sortable entries (24 bytes) are made per job.
+	events []int32
+	// nameFlags holds flagTask and flagInvocation per name (StrID), shared by all jobs.
+	nameFlags []uint8
+	profile   int32
+	samples   int
 }
 
-func (j *job) work() int { return len(j.entries) + j.samples }
+func (j *job) work() int { return len(j.events) + j.samples }
 
 type result struct {
 	track    core.Track
@@ -207,19 +211,56 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 		r.track, r.over = profileTrack(ctx, tr, px, j.profile, limit)
 		return r
 	}
-	sortEntries(j.entries)
+	es := j.entries(tr)
+	sortEntries(es)
 	var c calls
-	var px *profileIndex
+	var p *core.ProfileModel
 	if j.profile >= 0 {
-		px = newProfileIndex(tr, &tr.Profiles[j.profile], keys)
-		c = integrateSamples(ctx, tr, j.entries, px, report, limit)
+		p = &tr.Profiles[j.profile]
+		px := newProfileIndex(tr, p, keys)
+		c = integrateSamples(ctx, tr, es, px, report, limit)
 		if c.limit.over {
 			r.over = true
 			return r
 		}
 	}
-	r.track = treify(tr, j.thread, j.entries, &c, px, j.profile, &r.warnings)
+	// The track is built from the sorted order alone, so the entries and the profile's index
+	// (its trie, the largest part) are let go before the track's columns fill.
+	for k := range es {
+		j.events[k] = es[k].ev
+	}
+	es = nil
+	r.track = treify(tr, j.thread, j.events, &c, p, j.profile, &r.warnings)
 	return r
+}
+
+// entries returns the thread's entries in file order.
+func (j *job) entries(tr *core.Trace) []entry {
+	ev := &tr.Events
+	es := make([]entry, len(j.events))
+	for k, i := range j.events {
+		e := entry{ts: ev.Ts[i], dur: entryDur(ev, i), ev: i}
+		if n := int(ev.Name[i]); n < len(j.nameFlags) {
+			e.flags = j.nameFlags[n]
+		}
+		if ev.Ph[i] == 'I' {
+			e.flags |= flagInstant
+		}
+		if ev.SampleTraceID[i] != 0 {
+			e.flags |= flagTraceID
+		}
+		es[k] = e
+	}
+	return es
+}
+
+// entryDur is the duration of event i as its entry has it: Events.Dur holds a B's paired length
+// (traceJobs writes it) and NaN where the event has none, which counts as 0.
+func entryDur(ev *core.Events, i int32) float64 {
+	if d := ev.Dur[i]; !math.IsNaN(d) {
+		return d
+	}
+	return 0
 }
 
 // sortEntries orders a thread's entries as DevTools does: by start, longer first (by end time),
@@ -271,7 +312,7 @@ func isInvocation(name string) bool {
 func traceJobs(tr *core.Trace) []job {
 	ev := &tr.Events
 	nThreads := len(tr.Threads)
-	// Count first, so that all threads' entries share one exactly sized array.
+	// Count first, so that all threads' events share one exactly sized array.
 	counts := make([]int, nThreads)
 	for i := 0; i < ev.Len(); i++ {
 		if ph := ev.Ph[i]; (ph == 'X' || ph == 'B' || ph == 'I') && int(ev.Thread[i]) < nThreads {
@@ -282,42 +323,37 @@ func traceJobs(tr *core.Trace) []job {
 	for _, c := range counts {
 		total += c
 	}
-	all := make([]entry, total)
-	perThread := make([][]entry, nThreads)
+	all := make([]int32, total)
+	perThread := make([][]int32, nThreads)
 	off := 0
 	for th, c := range counts {
 		perThread[th] = all[off : off : off+c]
 		off += c
 	}
 
-	// Name flags are computed once per distinct name.
+	// Name flags are computed once per distinct name, here, so that the jobs only read them.
 	const known = 0x80
-	nameFlags := make(map[core.StrID]uint8)
-	flagsOf := func(name core.StrID) uint8 {
-		f, ok := nameFlags[name]
-		if ok {
-			return f
+	nameFlags := make([]uint8, tr.Strings.Len())
+	flagsOf := func(name core.StrID) {
+		if int(name) >= len(nameFlags) || nameFlags[name] != 0 {
+			return
 		}
 		s := tr.Strings.Get(name)
+		f := uint8(known)
 		if s == nameRunTask || s == nameRunMicrotasks {
 			f |= flagTask
 		}
 		if isInvocation(s) {
 			f |= flagInvocation
 		}
-		nameFlags[name] = f | known
-		return f | known
+		nameFlags[name] = f
 	}
 
 	// DevTools pairs B with E through one stack over the whole file, whatever the thread: an E
 	// closes the latest open B anywhere. When their names or categories differ the B keeps a
 	// zero duration and the E is dropped. We do the same, so interleaved B/E on two threads come
-	// out as DevTools shows them.
-	type openB struct {
-		thread core.ThreadID
-		pos    int32
-	}
-	var bStack []openB
+	// out as DevTools shows them. A B's length goes to Events.Dur (NaN until its E is found).
+	var bStack []int32
 	badThread, lonelyE, mismatchedE := 0, 0, 0
 	for i := 0; i < ev.Len(); i++ {
 		ph := ev.Ph[i]
@@ -336,32 +372,22 @@ func traceJobs(tr *core.Trace) []job {
 			}
 			b := bStack[len(bStack)-1]
 			bStack = bStack[:len(bStack)-1]
-			be := &perThread[b.thread][b.pos]
-			if ev.Name[be.ev] != ev.Name[i] || ev.Cat[be.ev] != ev.Cat[i] {
+			if ev.Name[b] != ev.Name[i] || ev.Cat[b] != ev.Cat[i] {
 				mismatchedE++
 				continue
 			}
-			be.dur = ev.Ts[i] - be.ts
-			ev.Dur[be.ev] = be.dur
+			ev.Dur[b] = ev.Ts[i] - ev.Ts[b]
 			continue
 		}
-		e := entry{ts: ev.Ts[i], ev: int32(i), flags: flagsOf(ev.Name[i]) &^ known}
-		switch ph {
-		case 'B':
+		if ph == 'B' {
 			ev.Dur[i] = math.NaN() // until its E is found
-			bStack = append(bStack, openB{th, int32(len(perThread[th]))})
-		case 'I':
-			e.flags |= flagInstant
-			fallthrough
-		default:
-			if d := ev.Dur[i]; !math.IsNaN(d) {
-				e.dur = d
-			}
+			bStack = append(bStack, int32(i))
 		}
-		if ev.SampleTraceID[i] != 0 {
-			e.flags |= flagTraceID
-		}
-		perThread[th] = append(perThread[th], e)
+		flagsOf(ev.Name[i])
+		perThread[th] = append(perThread[th], int32(i))
+	}
+	for i := range nameFlags {
+		nameFlags[i] &^= known
 	}
 	tr.Warnings.Add("E events without an open B skipped (tracing started inside them)", lonelyE)
 	tr.Warnings.Add("E events whose name or category differ from the B they close skipped, that B kept with dur 0, as DevTools does", mismatchedE)
@@ -404,7 +430,7 @@ func traceJobs(tr *core.Trace) []job {
 		if len(perThread[th]) == 0 && samples == 0 {
 			continue
 		}
-		jobs = append(jobs, job{thread: core.ThreadID(th), entries: perThread[th], profile: pr, samples: samples})
+		jobs = append(jobs, job{thread: core.ThreadID(th), events: perThread[th], nameFlags: nameFlags, profile: pr, samples: samples})
 	}
 	return jobs
 }
@@ -448,12 +474,13 @@ func usable(tr *core.Trace, p *core.ProfileModel) bool {
 //
 // The calls are read once, in creation order, and each block of them is let go as soon as the
 // walk has passed it, so that the calls and the track they become are not both held whole.
-func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileIndex, prof int32, warnings *[]string) core.Track {
+func treify(tr *core.Trace, th core.ThreadID, es []int32, c *calls, p *core.ProfileModel, prof int32, warnings *[]string) core.Track {
+	ev := &tr.Events
 	n := len(es) + c.len()
 	// Both lists are in time order: the first of either starts first.
 	first := math.Inf(1)
 	if len(es) > 0 {
-		first = es[0].ts
+		first = ev.Ts[es[0]]
 	}
 	if c.len() > 0 {
 		first = min(first, c.ts(c.at(0)))
@@ -461,11 +488,11 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 	base := core.NewTimes(first, 0).Base
 	var nodeFrame []core.FrameID
 	samples, traceIDs := 0, 0
-	if px != nil {
-		nodeFrame = px.p.NodeFrame
-		samples = len(px.p.Samples)
-		for i := range es {
-			if es[i].flags&flagTraceID != 0 {
+	if p != nil {
+		nodeFrame = p.NodeFrame
+		samples = len(p.Samples)
+		for _, e := range es {
+			if ev.SampleTraceID[e] != 0 {
 				traceIDs++
 			}
 		}
@@ -493,7 +520,6 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		row        int32
 		start, end float64
 	}
-	ev := &tr.Events
 	var stack []open
 	deep, k, calls := 0, 0, 0
 	ei, ci := 0, 0
@@ -514,19 +540,19 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		default:
 			// DevTools merges the constructed calls, in creation order, into the sorted entries
 			// with its event comparator: earlier start first, then later end, then the call.
-			e := &es[ei]
-			switch {
-			case e.ts < xts:
-			case e.ts > xts:
+			e := es[ei]
+			switch ets := ev.Ts[e]; {
+			case ets < xts:
+			case ets > xts:
 				isCall = true
 			default:
-				isCall = !(e.end() > xts+x.dur)
+				isCall = !(ets+entryDur(ev, e) > xts+x.dur)
 			}
 		}
 		if isCall {
 			ts, dur = xts, x.dur
 		} else {
-			ts, dur = es[ei].ts, es[ei].dur
+			ts, dur = ev.Ts[es[ei]], entryDur(ev, es[ei])
 		}
 		// Starting before the open parent cannot happen with sorted input (DevTools would throw);
 		// closing the parent keeps malformed input loadable.
@@ -564,7 +590,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 				t.NodePlus1.Set(k, uint64(x.node)+1)
 				calls++
 			} else {
-				e := es[ei].ev
+				e := es[ei]
 				t.Refs.Set(k, uint64(len(t.EventRef)))
 				t.EventRef = append(t.EventRef, e)
 				t.EventStart.Append(ev.Ts[e])
@@ -601,7 +627,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []entry, c *calls, px *profileI
 		for n, f := range nodeFrame {
 			t.NodeName[n] = frameName(tr, f)
 		}
-		t.SampleStart = sampleStarts(px.p)
+		t.SampleStart = sampleStarts(p)
 	}
 	if deep > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("thread %d: entries deeper than %d shown at that depth", tr.Threads[th].Tid, math.MaxUint16))

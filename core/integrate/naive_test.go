@@ -293,7 +293,7 @@ func TestIntegratorMatchesNaive(t *testing.T) {
 		if len(jobs) != 1 {
 			t.Fatalf("iteration %d: %d jobs", iter, len(jobs))
 		}
-		es := jobs[0].entries
+		es := jobs[0].entries(tr)
 		sortEntries(es)
 		px := newProfileIndex(tr, &tr.Profiles[0], frameKeys(tr))
 		got := integrateSamples(context.Background(), tr, es, px, nil, nil)
