@@ -75,7 +75,7 @@ func BenchmarkStageSort(b *testing.B) {
 		}
 		b.StartTimer()
 		for i := range work {
-			sortEntries(work[i])
+			sortEntries(&tr.Events, work[i])
 		}
 	}
 }
@@ -143,7 +143,7 @@ func preparedJobs(tr *core.Trace) ([]job, [][]entry, []*profileIndex) {
 	indexes := make([]*profileIndex, len(jobs))
 	for i := range jobs {
 		entries[i] = jobs[i].entries(tr)
-		sortEntries(entries[i])
+		sortEntries(&tr.Events, entries[i])
 		if jobs[i].profile >= 0 {
 			indexes[i] = newProfileIndex(tr, &tr.Profiles[jobs[i].profile], keys)
 		}

@@ -339,7 +339,7 @@ func checkAgainstNaive(t *testing.T, tr *core.Trace) {
 			continue
 		}
 		es := j.entries(tr)
-		sortEntries(es)
+		sortEntries(&tr.Events, es)
 		p := &tr.Profiles[j.profile]
 		got := integrateSamples(context.Background(), tr, es, newProfileIndex(tr, p, keys), nil, nil)
 		want := naiveIntegrate(tr, es, p)

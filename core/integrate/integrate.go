@@ -188,7 +188,7 @@ func setStage(tr *core.Trace, name string, d time.Duration) {
 type job struct {
 	thread core.ThreadID
 	// events are the thread's X, B and I events (after B/E pairing), in file order until run
-	// sorts them. Only 4 bytes each: the sortable entries (24 bytes) are made per job.
+	// sorts them. Only 4 bytes each: the sortable entries (16 bytes) are made per job.
 	events []int32
 	// nameFlags holds flagTask and flagInvocation per name (StrID), shared by all jobs.
 	nameFlags []uint8
@@ -212,7 +212,7 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 		return r
 	}
 	es := j.entries(tr)
-	sortEntries(es)
+	sortEntries(&tr.Events, es)
 	var c calls
 	var p *core.ProfileModel
 	if j.profile >= 0 {
@@ -239,7 +239,7 @@ func (j *job) entries(tr *core.Trace) []entry {
 	ev := &tr.Events
 	es := make([]entry, len(j.events))
 	for k, i := range j.events {
-		e := entry{ts: ev.Ts[i], dur: entryDur(ev, i), ev: i}
+		e := entry{ts: ev.Ts[i], ev: i}
 		if n := int(ev.Name[i]); n < len(j.nameFlags) {
 			e.flags = j.nameFlags[n]
 		}
@@ -265,7 +265,7 @@ func entryDur(ev *core.Events, i int32) float64 {
 
 // sortEntries orders a thread's entries as DevTools does: by start, longer first (by end time),
 // and in file order on a full tie (its sort is stable; the event index makes ours total).
-func sortEntries(es []entry) {
+func sortEntries(ev *core.Events, es []entry) {
 	slices.SortFunc(es, func(a, b entry) int {
 		if a.ts != b.ts {
 			if a.ts < b.ts {
@@ -273,7 +273,7 @@ func sortEntries(es []entry) {
 			}
 			return 1
 		}
-		if ae, be := a.end(), b.end(); ae != be {
+		if ae, be := a.end(ev), b.end(ev); ae != be {
 			if ae > be {
 				return -1
 			}

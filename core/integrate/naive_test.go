@@ -39,7 +39,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 	}
 	var items []item
 	for ei, si := 0, 0; ei < len(es) || si < len(scs); {
-		takeEntry := si >= len(scs) || (ei < len(es) && (es[ei].ts < scs[si].ts || (es[ei].ts == scs[si].ts && es[ei].end() > scs[si].ts)))
+		takeEntry := si >= len(scs) || (ei < len(es) && (es[ei].ts < scs[si].ts || (es[ei].ts == scs[si].ts && es[ei].end(&tr.Events) > scs[si].ts)))
 		if takeEntry {
 			items = append(items, item{false, ei})
 			ei++
@@ -199,8 +199,8 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 			continue
 		}
 		parent := stack[len(stack)-1]
-		if ts >= parent.end() {
-			truncate(popLock(), parent.end())
+		if ts >= parent.end(&tr.Events) {
+			truncate(popLock(), parent.end(&tr.Events))
 			stack = stack[:len(stack)-1]
 			k--
 			continue
@@ -213,7 +213,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 		stack = append(stack, &es[it.i])
 	}
 	for len(stack) > 0 {
-		truncate(popLock(), stack[len(stack)-1].end())
+		truncate(popLock(), stack[len(stack)-1].end(&tr.Events))
 		stack = stack[:len(stack)-1]
 	}
 	return out
@@ -294,7 +294,7 @@ func TestIntegratorMatchesNaive(t *testing.T) {
 			t.Fatalf("iteration %d: %d jobs", iter, len(jobs))
 		}
 		es := jobs[0].entries(tr)
-		sortEntries(es)
+		sortEntries(&tr.Events, es)
 		px := newProfileIndex(tr, &tr.Profiles[0], frameKeys(tr))
 		got := integrateSamples(context.Background(), tr, es, px, nil, nil)
 		want := naiveIntegrate(tr, es, &tr.Profiles[0])

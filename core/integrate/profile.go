@@ -69,6 +69,13 @@ func newProfileIndex(tr *core.Trace, p *core.ProfileModel, keys []int32) *profil
 		}
 	}
 	px.resolveStacks()
+	// From here on the walk only asks for children with the GC node's key (a GC sample on top
+	// of the previous sample's stack): the map keeps only those, as it is most of the index.
+	gcKey := int32(-1)
+	if gc := p.GCNode; gc >= 0 && int(gc) < n {
+		gcKey = px.key[gc]
+	}
+	px.trie.keepChildren(gcKey)
 	return px
 }
 

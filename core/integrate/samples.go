@@ -18,10 +18,12 @@ import (
 //     frame-path trie, so a comparison is a lowest-common-ancestor query per segment.
 
 // entry is one trace event of a thread, after B/E pairing, as DevTools holds it in a thread's list.
+// Its duration is read from Trace.Events (see entryDur) where it is needed, which is seldom
+// enough that 16 bytes an entry are worth it over 24.
 type entry struct {
-	ts, dur float64 // dur is 0 where the event has none
-	ev      int32   // index into Trace.Events
-	flags   uint8
+	ts    float64
+	ev    int32 // index into Trace.Events
+	flags uint8
 }
 
 const (
@@ -31,7 +33,8 @@ const (
 	flagTraceID                      // carries a sampleTraceId
 )
 
-func (e *entry) end() float64 { return e.ts + e.dur }
+// end is where the entry ends: its start plus its duration, 0 where the event has none.
+func (e *entry) end(ev *core.Events) float64 { return e.ts + entryDur(ev, e.ev) }
 
 // sampleCall is a sample's place in the time-ordered walk.
 type sampleCall struct {
@@ -147,6 +150,7 @@ func (c *calls) add(x call) int32 {
 }
 
 type integrator struct {
+	events  *core.Events
 	px      *profileIndex
 	samples []int32
 	out     calls
@@ -171,7 +175,7 @@ type integrator struct {
 // every so often how many entries and samples were walked since it was last told.
 func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *profileIndex, report func(int), limit *entryBudget) calls {
 	p := px.p
-	in := &integrator{px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
+	in := &integrator{events: &tr.Events, px: px, samples: p.Samples, prevNode: -1, gcBase: -1}
 	in.out = newCalls(p.Timestamps, tr.Events.Ts, len(p.NodeID))
 	in.out.limit.from, in.out.limit.per = limit, callBytes
 	if len(entries)+len(p.Samples) >= bigJob {
@@ -181,17 +185,24 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 			in.out.source = nil
 		}()
 	}
-	sc := make([]sampleCall, 0, len(p.Samples))
-	for i, n := range p.Samples {
-		if n < 0 || int(n) >= len(p.NodeID) {
-			continue // a hole: DevTools makes no call for it
+	// The samples are walked in place (their times are in order): si is the next one that is
+	// not a hole, for which DevTools makes no call.
+	si, nSamples := -1, len(p.Samples)
+	nextSample := func() {
+		for si++; si < nSamples; si++ {
+			if n := p.Samples[si]; n >= 0 && int(n) < len(p.NodeID) {
+				return
+			}
 		}
-		sc = append(sc, sampleCall{ts: devtoolsMicros(p.Timestamps[i]), sample: int32(i)})
+	}
+	nextSample()
+	sampleAt := func(i int) sampleCall {
+		return sampleCall{ts: devtoolsMicros(p.Timestamps[i]), sample: int32(i)}
 	}
 
 	var evStack []int32 // open trace events, as indexes into entries
-	ei, si := 0, 0
-	for steps := 0; ei < len(entries) || si < len(sc); steps++ {
+	ei := 0
+	for steps := 0; ei < len(entries) || si < nSamples; steps++ {
 		if steps&0xffff == 0xffff {
 			if report != nil {
 				report(0x10000)
@@ -205,22 +216,25 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 		}
 		var isSample bool
 		var ts float64
-		if si >= len(sc) {
+		var s sampleCall
+		if si < nSamples {
+			s = sampleAt(si)
+		}
+		if si >= nSamples {
 			isSample = false
 		} else if ei >= len(entries) {
 			isSample = true
 		} else {
-			e, s := &entries[ei], sc[si]
+			e := &entries[ei]
 			// DevTools' merge: an event goes first when it starts earlier, or at the same time
 			// ends later; on a full tie the ProfileCall goes first.
-			isSample = !(e.ts < s.ts || (e.ts == s.ts && e.end() > s.ts))
+			isSample = !(e.ts < s.ts || (e.ts == s.ts && e.end(in.events) > s.ts))
 		}
 		var cur int32
 		if isSample {
-			cur = int32(si)
-			ts = sc[si].ts
-			si++
-			in.noteSample(sc[cur].sample)
+			ts = s.ts
+			nextSample()
+			in.noteSample(s.sample)
 		} else {
 			cur = int32(ei)
 			ei++
@@ -235,7 +249,7 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 		for {
 			if len(evStack) == 0 {
 				if isSample {
-					in.onSample(sc[cur], nil)
+					in.onSample(s, nil)
 				} else {
 					evStack = append(evStack, cur)
 					in.onEventStart(tr, &entries[cur])
@@ -245,13 +259,13 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 			parent := &entries[evStack[len(evStack)-1]]
 			// The top event ends once something starts at or after its end; whether the new
 			// item fits inside it is not checked (DevTools does not either).
-			if ts >= parent.end() {
+			if ts >= parent.end(in.events) {
 				in.onEventEnd(parent)
 				evStack = evStack[:len(evStack)-1]
 				continue
 			}
 			if isSample {
-				in.onSample(sc[cur], parent)
+				in.onSample(s, parent)
 			} else {
 				in.onEventStart(tr, &entries[cur])
 				evStack = append(evStack, cur)
@@ -313,7 +327,7 @@ func (in *integrator) onEventStart(tr *core.Trace, e *entry) {
 }
 
 func (in *integrator) onEventEnd(e *entry) {
-	in.truncate(in.popLock(), e.end())
+	in.truncate(in.popLock(), e.end(in.events))
 }
 
 func (in *integrator) popLock() int32 {

@@ -53,6 +53,18 @@ func (t *pathTrie) child(n, key int32) int32 {
 	return c
 }
 
+// keepChildren forgets the children of every node but those with the given key: child then
+// finds (or adds) only children with that key.
+func (t *pathTrie) keepChildren(key int32) {
+	kept := make(map[uint64]int32)
+	for k, c := range t.kids {
+		if int32(uint32(k)) == key {
+			kept[k] = c
+		}
+	}
+	t.kids = kept
+}
+
 // ancestor returns the ancestor of n at depth d (n itself when d >= depth(n)).
 func (t *pathTrie) ancestor(n, d int32) int32 {
 	for t.depth[n] > d {
