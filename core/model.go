@@ -106,22 +106,60 @@ type Events struct {
 	Ts     []float64 // µs, on the trace's own clock
 	Dur    []float64 // µs; for a B paired with its E, the pair's length; NaN when the event has none
 	Thread []ThreadID
-	// Args is the raw JSON of the event's args, kept only where something uses it (profile data,
-	// names, sampleTraceId, the data of FunctionCall, EvaluateScript and similar); Len 0 otherwise.
-	Args []Span
+	// Args lists, in increasing event order, the events whose raw args JSON is kept (only where
+	// something uses it: names, the data of FunctionCall, EvaluateScript and similar) and where
+	// it is. Read it through ArgsJSON. A fifth of the events have some, so they are kept aside
+	// rather than in a column of their own (12 bytes each instead of 8 for every event).
+	Args []EventArgs
 	// ArgsArena holds the kept args' bytes; a loaded trace keeps at most ArgsBlockSize bytes here
 	// and the rest in ArgsMore, blocks of up to ArgsBlockSize bytes of which block n holds the
 	// offsets from (n+1)·ArgsBlockSize on. One event's args never straddle two blocks. (The
 	// columns never move as they fill: a flat arena would be copied at each growth.)
 	ArgsArena []byte
 	ArgsMore  [][]byte
-	// SampleTraceID is args.data.sampleTraceId, args.sampleTraceId or args.beginData.sampleTraceId;
-	// 0 when absent.
-	SampleTraceID []int64
+	// SampleTraceIDs lists, in increasing event order, the events that have a sampleTraceId
+	// (args.data.sampleTraceId, args.sampleTraceId or args.beginData.sampleTraceId) other than 0,
+	// and its value. Read it through SampleTraceID; a tenth of the events have one.
+	SampleTraceIDs []EventTraceID
 	// AsyncIDs holds, in event order, the id of the events that can pair asynchronously (phases b,
 	// e, n, S, T, F, p) and of Screenshot events, the only ones whose id anything reads. Few events
 	// have one, so they are kept aside rather than in a column of their own.
 	AsyncIDs []AsyncID
+}
+
+// EventArgs says where the kept args of one event are.
+type EventArgs struct {
+	Event int32
+	Span
+}
+
+// EventTraceID is the sampleTraceId of one event.
+type EventTraceID struct {
+	Event int32
+	ID    int64
+}
+
+// eventIndex returns where event i is in list (sorted by event, whose event field is eventOf),
+// and whether it is there.
+func eventIndex[T any](list []T, i int, eventOf func(*T) int32) (int, bool) {
+	lo, hi := 0, len(list)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(eventOf(&list[m])) < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(list) && int(eventOf(&list[lo])) == i
+}
+
+// SampleTraceID returns event i's sampleTraceId, 0 when it has none.
+func (e *Events) SampleTraceID(i int) int64 {
+	if k, ok := eventIndex(e.SampleTraceIDs, i, func(t *EventTraceID) int32 { return t.Event }); ok {
+		return e.SampleTraceIDs[k].ID
+	}
+	return 0
 }
 
 // IDSource tells which field of an event its async id came from.
@@ -171,7 +209,10 @@ const ArgsBlockSize = 1 << ArgsBlockShift
 
 // ArgsJSON returns the kept raw args of event i, or nil.
 func (e *Events) ArgsJSON(i int) []byte {
-	return e.ArgsAt(e.Args[i])
+	if k, ok := eventIndex(e.Args, i, func(a *EventArgs) int32 { return a.Event }); ok {
+		return e.ArgsAt(e.Args[k].Span)
+	}
+	return nil
 }
 
 // ArgsAt returns the bytes s addresses in ArgsArena or ArgsMore, nil when it is empty or points

@@ -25,9 +25,6 @@ func mainFrameURLs(tr *core.Trace) map[int64]string {
 		if !(ok[0] && name == wanted[0]) && !(ok[1] && name == wanted[1]) {
 			continue
 		}
-		if i >= len(ev.Args) {
-			break
-		}
 		raw := ev.ArgsJSON(i)
 		if raw == nil {
 			continue

@@ -78,9 +78,8 @@ func TestMainFrameFromTracingStartedArgs(t *testing.T) {
 	ev.Dur = append(ev.Dur, math.NaN())
 	ev.Ph = append(ev.Ph, 'I')
 	ev.Thread = append(ev.Thread, 0)
-	ev.Args = append(ev.Args, core.Span{Off: uint32(len(ev.ArgsArena)), Len: uint32(len(args))})
+	ev.Args = append(ev.Args, core.EventArgs{Event: int32(ev.Len() - 1), Span: core.Span{Off: uint32(len(ev.ArgsArena)), Len: uint32(len(args))}})
 	ev.ArgsArena = append(ev.ArgsArena, args...)
-	ev.SampleTraceID = append(ev.SampleTraceID, 0)
 	m := New(tr)
 	if m.Groups[0].Pid != 20 || !m.Groups[0].MainFrame || m.Groups[0].MainFrameURL != "https://a.test/" {
 		t.Fatalf("first group %+v, want pid 20 with its URL", m.Groups[0])

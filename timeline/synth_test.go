@@ -69,8 +69,6 @@ func synthTrace(threads []synthThread, entries [][]synthEntry) *core.Trace {
 				tr.Events.Dur = append(tr.Events.Dur, e.dur)
 				tr.Events.Ph = append(tr.Events.Ph, 'X')
 				tr.Events.Thread = append(tr.Events.Thread, core.ThreadID(i))
-				tr.Events.Args = append(tr.Events.Args, core.Span{})
-				tr.Events.SampleTraceID = append(tr.Events.SampleTraceID, 0)
 				ct.KindColumn = append(ct.KindColumn, core.EntryEvent)
 				ct.FrameColumn = append(ct.FrameColumn, core.NoFrame)
 				ct.Name = append(ct.Name, name)

@@ -22,7 +22,7 @@ import (
 
 // FormatVersion changes whenever the file layout below changes (the model's own changes are
 // caught by the schema fingerprint).
-const FormatVersion = 4
+const FormatVersion = 5
 
 // magic opens every cache file; a reader on a big-endian machine sees it reversed and misses.
 const magic = uint64(0x31454843_4b534446) // "FDSKCHE1" little-endian
@@ -183,11 +183,11 @@ func consistent(tr *core.Trace) error {
 	if tr.Strings == nil {
 		return errDamaged
 	}
-	if err := sameLengths(reflect.ValueOf(&tr.Events).Elem(), "AsyncIDs", "ArgsArena", "ArgsMore"); err != nil {
+	if err := sameLengths(reflect.ValueOf(&tr.Events).Elem(), "AsyncIDs", "ArgsArena", "ArgsMore", "Args", "SampleTraceIDs"); err != nil {
 		return err
 	}
 	for _, a := range tr.Events.Args {
-		if a.Len > 0 && tr.Events.ArgsAt(a) == nil {
+		if a.Len > 0 && tr.Events.ArgsAt(a.Span) == nil {
 			return fmt.Errorf("args span %d+%d past the args kept", a.Off, a.Len)
 		}
 	}

@@ -131,7 +131,13 @@ func BenchmarkStageTreify(b *testing.B) {
 			if indexes[i] != nil {
 				p = indexes[i].p
 			}
-			treify(tr, j.thread, sorted[i], &c, p, j.profile, &w)
+			traceIDs := 0
+			for _, e := range entries[i] {
+				if e.flags&flagTraceID != 0 {
+					traceIDs++
+				}
+			}
+			treify(tr, j.thread, sorted[i], traceIDs, &c, p, j.profile, &w)
 		}
 	}
 }

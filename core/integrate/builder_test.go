@@ -45,8 +45,9 @@ func (b *builder) eventCat(th core.ThreadID, ph byte, name, cat string, ts, dur 
 	e.Ts = append(e.Ts, ts)
 	e.Dur = append(e.Dur, dur)
 	e.Thread = append(e.Thread, th)
-	e.Args = append(e.Args, core.Span{})
-	e.SampleTraceID = append(e.SampleTraceID, traceID)
+	if traceID != 0 {
+		e.SampleTraceIDs = append(e.SampleTraceIDs, core.EventTraceID{Event: int32(e.Len() - 1), ID: traceID})
+	}
 	return e.Len() - 1
 }
 

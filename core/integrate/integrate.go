@@ -248,11 +248,15 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 	}
 	// The track is built from the sorted order alone, so the entries and the profile's index
 	// (its trie, the largest part) are let go before the track's columns fill.
+	traceIDs := 0
 	for k := range es {
 		j.events[k] = es[k].ev
+		if es[k].flags&flagTraceID != 0 {
+			traceIDs++
+		}
 	}
 	es = nil
-	r.track = treify(tr, j.thread, j.events, &c, p, j.profile, &r.warnings)
+	r.track = treify(tr, j.thread, j.events, traceIDs, &c, p, j.profile, &r.warnings)
 	return r
 }
 
@@ -260,6 +264,13 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 func (j *job) entries(tr *core.Trace) []entry {
 	ev := &tr.Events
 	es := make([]entry, len(j.events))
+	// The events with a sampleTraceId are listed in file order, like the thread's own: one
+	// cursor walks them.
+	ids := ev.SampleTraceIDs
+	next := 0
+	if len(j.events) > 0 {
+		next, _ = slices.BinarySearchFunc(ids, j.events[0], func(t core.EventTraceID, e int32) int { return int(t.Event) - int(e) })
+	}
 	for k, i := range j.events {
 		e := entry{ts: ev.Ts[i], ev: i}
 		if n := int(ev.Name[i]); n < len(j.nameFlags) {
@@ -268,7 +279,10 @@ func (j *job) entries(tr *core.Trace) []entry {
 		if ev.Ph[i] == 'I' {
 			e.flags |= flagInstant
 		}
-		if ev.SampleTraceID[i] != 0 {
+		for next < len(ids) && ids[next].Event < i {
+			next++
+		}
+		if next < len(ids) && ids[next].Event == i && ids[next].ID != 0 {
 			e.flags |= flagTraceID
 		}
 		es[k] = e
@@ -496,7 +510,9 @@ func usable(tr *core.Trace, p *core.ProfileModel) bool {
 //
 // The calls are read once, in creation order, and each block of them is let go as soon as the
 // walk has passed it, so that the calls and the track they become are not both held whole.
-func treify(tr *core.Trace, th core.ThreadID, es []int32, c *calls, p *core.ProfileModel, prof int32, warnings *[]string) core.Track {
+//
+// es are the thread's events in entry order, traceIDs how many of them have a sampleTraceId.
+func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, c *calls, p *core.ProfileModel, prof int32, warnings *[]string) core.Track {
 	ev := &tr.Events
 	n := len(es) + c.len()
 	// Both lists are in time order: the first of either starts first.
@@ -509,15 +525,12 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, c *calls, p *core.Prof
 	}
 	base := core.NewTimes(first, 0).Base
 	var nodeFrame []core.FrameID
-	samples, traceIDs := 0, 0
+	samples := 0
 	if p != nil {
 		nodeFrame = p.NodeFrame
 		samples = len(p.Samples)
-		for _, e := range es {
-			if ev.SampleTraceID[e] != 0 {
-				traceIDs++
-			}
-		}
+	} else {
+		traceIDs = 0
 	}
 	t := core.Track{
 		Thread:     th,

@@ -154,7 +154,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 			truncate(popLock(), e.ts)
 			fake = false
 		}
-		id := tr.Events.SampleTraceID[e.ev]
+		id := tr.Events.SampleTraceID(int(e.ev))
 		n, ok := p.TraceIDNode[id]
 		if id != 0 && ok && n >= 0 && p.NodeID[n] != 0 {
 			if p.GCNode >= 0 && n == p.GCNode {
@@ -184,7 +184,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 			ts = scs[it.i].ts
 		} else {
 			e := &es[it.i]
-			if e.flags&flagInstant != 0 && tr.Events.SampleTraceID[e.ev] == 0 {
+			if e.flags&flagInstant != 0 && tr.Events.SampleTraceID(int(e.ev)) == 0 {
 				continue
 			}
 			ts = e.ts

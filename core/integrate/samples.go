@@ -308,7 +308,7 @@ func (in *integrator) onEventStart(tr *core.Trace, e *entry) {
 		in.fake = false
 	}
 	if e.flags&flagTraceID != 0 {
-		if n, ok := in.traceNode(tr.Events.SampleTraceID[e.ev]); ok {
+		if n, ok := in.traceNode(tr.Events.SampleTraceID(int(e.ev))); ok {
 			// A GC node has no stack of its own and no previous sample here: an empty stack.
 			base, path := int32(-1), int32(0)
 			if n != in.px.p.GCNode {

@@ -14,9 +14,19 @@ func checkTrace(tr *core.Trace) error {
 	e := &tr.Events
 	n := e.Len()
 	for name, l := range map[string]int{"Ph": len(e.Ph), "Name": len(e.Name), "Cat": len(e.Cat), "Dur": len(e.Dur),
-		"Thread": len(e.Thread), "Args": len(e.Args), "SampleTraceID": len(e.SampleTraceID)} {
+		"Thread": len(e.Thread)} {
 		if l != n {
 			return fmt.Errorf("Events.%s has %d entries, Ts %d", name, l, n)
+		}
+	}
+	for k, a := range e.Args {
+		if a.Event < 0 || int(a.Event) >= n || (k > 0 && a.Event <= e.Args[k-1].Event) || a.Len == 0 || e.ArgsAt(a.Span) == nil {
+			return fmt.Errorf("Events.Args[%d] = %+v: not an increasing event with args kept", k, a)
+		}
+	}
+	for k, t := range e.SampleTraceIDs {
+		if t.Event < 0 || int(t.Event) >= n || (k > 0 && t.Event <= e.SampleTraceIDs[k-1].Event) || t.ID == 0 {
+			return fmt.Errorf("Events.SampleTraceIDs[%d] = %+v: not an increasing event with an id", k, t)
 		}
 	}
 	for i := range n {
@@ -38,9 +48,6 @@ func checkTrace(tr *core.Trace) error {
 			if math.IsNaN(e.Dur[i]) {
 				return fmt.Errorf("event %d (X): dur NaN", i)
 			}
-		}
-		if s := e.Args[i]; s.Len > 0 && e.ArgsAt(s) == nil {
-			return fmt.Errorf("event %d: args span out of the arena", i)
 		}
 	}
 	for k, id := range e.AsyncIDs {

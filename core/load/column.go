@@ -111,3 +111,34 @@ func (a *argsArena) add(b *budget, args []byte) (s core.Span, ok bool) {
 	a.more[last] = append(blk, args...)
 	return s, true
 }
+
+// takeSparse returns, in order, pair(k, v) for each element v at index k that is not the zero
+// value, exactly sized, and empties the column: for columns that few events fill (core.Events'
+// Args and SampleTraceIDs). The blocks are released once read.
+func takeSparse[T comparable, S any](c *column[T], b *budget, pair func(k int32, v T) S) []S {
+	var zero T
+	size := int64(unsafe.Sizeof(zero))
+	blocks := append(c.full, c.cur)
+	n := 0
+	for _, blk := range blocks {
+		for _, v := range blk {
+			if v != zero {
+				n++
+			}
+		}
+	}
+	out := makeSlice[S](b, n, n)[:0]
+	k := int32(0)
+	for i, blk := range blocks {
+		for _, v := range blk {
+			if v != zero {
+				out = append(out, pair(k, v))
+			}
+			k++
+		}
+		b.release(int64(cap(blk)) * size)
+		blocks[i] = nil
+	}
+	*c = column[T]{}
+	return out
+}

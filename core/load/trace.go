@@ -182,10 +182,10 @@ func (c *eventColumns) take(b *budget, e *core.Events) {
 	e.Ts = c.ts.take(b)
 	e.Dur = c.dur.take(b)
 	e.Thread = c.thread.take(b)
-	e.Args = c.args.take(b)
+	e.Args = takeSparse(&c.args, b, func(k int32, s core.Span) core.EventArgs { return core.EventArgs{Event: k, Span: s} })
 	e.ArgsArena, e.ArgsMore = c.arena.first, c.arena.more
 	c.arena = argsArena{}
-	e.SampleTraceID = c.sampleTraceID.take(b)
+	e.SampleTraceIDs = takeSparse(&c.sampleTraceID, b, func(k int32, id int64) core.EventTraceID { return core.EventTraceID{Event: k, ID: id} })
 }
 
 // takeEvents moves the event columns into the trace, for a load whose finish left them.

@@ -66,8 +66,6 @@ func smallTrace() *core.Trace {
 	e.Ts = []float64{1000}
 	e.Dur = []float64{50.5}
 	e.Thread = []core.ThreadID{0}
-	e.Args = []core.Span{{}}
-	e.SampleTraceID = []int64{0}
 	tr.Frames = []core.CallFrame{
 		{FunctionName: s.Intern("(root)"), ScriptID: s.Intern("0"), Line: -1, Column: -1},
 		{FunctionName: s.Intern("foo"), URL: s.Intern("https://x/app.js"), ScriptID: s.Intern("12"), Line: 3, Column: 9},
