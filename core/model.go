@@ -310,7 +310,8 @@ type Track struct {
 	// whose frame is NodeFrame[node], one without is an event with NoFrame.
 	KindColumn  []EntryKind
 	FrameColumn []FrameID
-	// NodeFrame is the frame of each node of the thread's profile (a copy of its NodeFrame).
+	// NodeFrame is the frame of each node of the thread's profile: the profile's own NodeFrame,
+	// shared (neither is ever written once built).
 	NodeFrame []FrameID
 
 	// Compact says that Start, Name, Parent, Ref and Node are left out and the columns below

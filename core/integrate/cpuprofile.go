@@ -244,7 +244,7 @@ func (w *walker) track(tr *core.Trace, prof int32) core.Track {
 	t.Parent = make([]int32, 0, n)
 	t.Ref = make([]int32, 0, n)
 	t.Node = make([]int32, 0, n)
-	t.NodeFrame = slices.Clone(w.p.NodeFrame)
+	t.NodeFrame = slices.Clip(w.p.NodeFrame)
 	at := make([]int32, n) // call -> track index, -1 when left out
 	for c := 0; c < n; c++ {
 		at[c] = -1

@@ -657,7 +657,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, c *calls
 	t.EventRef, t.EventName = slices.Clip(t.EventRef), slices.Clip(t.EventName)
 	if calls > 0 {
 		t.Profile = prof
-		t.NodeFrame = slices.Clone(nodeFrame)
+		t.NodeFrame = slices.Clip(nodeFrame)
 		t.NodeName = make([]core.StrID, len(nodeFrame))
 		for n, f := range nodeFrame {
 			t.NodeName[n] = frameName(tr, f)
