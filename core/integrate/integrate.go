@@ -147,12 +147,11 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 // it. Building lets go of each thread's calls as its track fills, but by default the collector
 // would only run once the heap doubled, so the freed blocks and the new columns would be mapped
 // at once. A soft memory limit makes it collect (and return pages) as it goes, and the heap then
-// sits at the limit: so the limit is set to what the process may hold, the JSON's size (or what
-// was live when the build started, e.g. another file open in the window, and half the JSON's
-// size more), less what the process keeps resident outside the runtime's count (its code and
-// data, C libraries) and a 1/32 margin, as long as a quarter of the JSON's size is left above
-// the live heap. Where the live heap is above the limit, the collector is capped at half of the
-// CPU; its columns hold no pointers, so a collection costs little.
+// sits at the limit: so the limit is what the whole process may hold, the JSON's size, less
+// what it keeps resident outside the runtime's count (its code and data, C libraries) and a
+// 1/32 margin; or, when more, what was live when the build started (e.g. another file open in
+// the window) and half the JSON's size more. Where the live heap is above the limit, the
+// collector is capped at half of the CPU; the columns hold no pointers, so a cycle costs little.
 func holdHeap(tr *core.Trace) func() {
 	m := []metrics.Sample{
 		{Name: "/gc/heap/live:bytes"},
@@ -163,14 +162,14 @@ func holdHeap(tr *core.Trace) func() {
 	var target int64
 	if json := tr.Stats.JSONBytes; json > 0 {
 		target = json
+		total, ok1 := sampleBytes(m[1])
+		released, ok2 := sampleBytes(m[2])
+		if rss := residentBytes(); ok1 && ok2 && rss > 0 {
+			outside := max(rss-(total-released), 0)
+			target = json - outside - json/32
+		}
 		if live, ok := sampleBytes(m[0]); ok {
 			target = max(target, live+json/2)
-			total, ok1 := sampleBytes(m[1])
-			released, ok2 := sampleBytes(m[2])
-			if rss := residentBytes(); ok1 && ok2 && rss > 0 {
-				outside := max(rss-(total-released), 0)
-				target = max(target-outside-json/32, live+json/4)
-			}
 		}
 	}
 	prev := debug.SetMemoryLimit(-1)
