@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -78,5 +79,33 @@ func TestProgressFraction(t *testing.T) {
 	nilP.SetStage("x") // a nil progress is allowed everywhere and ignored
 	if nilP.Stage() != "" || nilP.Fraction() != 0 {
 		t.Fatal("a nil progress must read as empty")
+	}
+}
+
+// TestSparseEventLookups reads args and sampleTraceIds back through Events' accessors for every
+// event of a trace where only some have them, the first and last events included.
+func TestSparseEventLookups(t *testing.T) {
+	const n = 1000
+	e := Events{Ts: make([]float64, n)}
+	wantArgs, wantIDs := map[int]string{}, map[int]int64{}
+	for i := 0; i < n; i++ {
+		if i%5 == 0 || i == n-1 {
+			s := fmt.Sprintf(`{"i":%d}`, i)
+			e.Args = append(e.Args, EventArgs{Event: int32(i), Span: Span{Off: uint32(len(e.ArgsArena)), Len: uint32(len(s))}})
+			e.ArgsArena = append(e.ArgsArena, s...)
+			wantArgs[i] = s
+		}
+		if i%3 == 1 {
+			e.SampleTraceIDs = append(e.SampleTraceIDs, EventTraceID{Event: int32(i), ID: int64(i) << 40})
+			wantIDs[i] = int64(i) << 40
+		}
+	}
+	for i := -1; i <= n; i++ {
+		if got := e.ArgsJSON(i); string(got) != wantArgs[i] || (got == nil) != (wantArgs[i] == "") {
+			t.Fatalf("ArgsJSON(%d) = %q, want %q", i, got, wantArgs[i])
+		}
+		if got := e.SampleTraceID(i); got != wantIDs[i] {
+			t.Fatalf("SampleTraceID(%d) = %d, want %d", i, got, wantIDs[i])
+		}
 	}
 }

@@ -88,3 +88,39 @@ func TestColumnTake(t *testing.T) {
 		t.Errorf("budget holds %d bytes, want %d", used, 8*n)
 	}
 }
+
+// TestColumnTakeSparse checks that a column spread over blocks comes back as the indexes and
+// values of its non-zero elements only, in order and exactly sized, with the budget charged for
+// those only.
+func TestColumnTakeSparse(t *testing.T) {
+	mem := &budget{limit: 1 << 40}
+	var c column[int64]
+	const n = 3*blockBytes/8 + 12345
+	want := map[int32]int64{}
+	for i := range n {
+		var v int64
+		if i%7 == 3 || i == n-1 {
+			v = int64(i)*31 - 5
+			want[int32(i)] = v
+		}
+		c.push(mem, v)
+	}
+	out := takeSparse(&c, mem, func(k int32, v int64) core.EventTraceID { return core.EventTraceID{Event: k, ID: v} })
+	if len(out) != len(want) || cap(out) != len(want) {
+		t.Fatalf("len %d cap %d, want %d", len(out), cap(out), len(want))
+	}
+	for k, p := range out {
+		if k > 0 && p.Event <= out[k-1].Event {
+			t.Fatalf("[%d] event %d after %d", k, p.Event, out[k-1].Event)
+		}
+		if w, ok := want[p.Event]; !ok || w != p.ID {
+			t.Fatalf("[%d] = %+v, want id %d (present %v)", k, p, w, ok)
+		}
+	}
+	if c.Len() != 0 {
+		t.Errorf("the column still holds %d elements", c.Len())
+	}
+	if used, size := mem.used.Load(), int64(len(out))*16; used != size {
+		t.Errorf("budget holds %d bytes, want %d", used, size)
+	}
+}
