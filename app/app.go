@@ -120,11 +120,11 @@ type ui struct {
 	loadSrc      Source
 	loadProgress *core.Progress
 	loading      bool
-	// pendingOpen is the first file, opened once the first frame is on screen so that the window
-	// appears at once instead of after the loader has taken every core.
-	pendingOpen *Source
-	dialog      task.Future[string]
-	search      task.Future[searchFound]
+	// comparePending says the file to compare with (Options.Compare) is to be loaded once the
+	// first frame is on screen.
+	comparePending bool
+	dialog         task.Future[string]
+	search         task.Future[searchFound]
 	// mapsFor is the file whose source maps folder the dialog is choosing; "" while it opens a file.
 	mapsFor string
 	// comparePick says the dialog chooses a file to compare the open one with (comparechart.go).
@@ -199,8 +199,13 @@ func newUI(h host, opts Options) *ui {
 		h.SetTitle("flamedesk — blank")
 		return u
 	}
-	src := opts.Source
-	u.pendingOpen = &src
+	// The first file is read at once, while the system window and its GL context are made (half
+	// a second under a software GL): time-to-ready counts from the process's start, and the
+	// loader's goroutines run at the background priority (internal/background), so the first
+	// frame is not kept waiting for them. The comparison's file, the second in line, waits for
+	// the first frame.
+	u.open(opts.Source)
+	u.comparePending = opts.Compare.Name != ""
 	return u
 }
 
@@ -317,21 +322,17 @@ func (u *ui) loop(w *gioapp.Window) error {
 	}
 }
 
-// afterFrame starts the first load once the first frame has been handed to the window, and a new
-// document's call tree once its first frame has.
+// afterFrame starts loading the file to compare with once the first frame has been handed to the
+// window, and a new document's call tree once its first frame has.
 func (u *ui) afterFrame() {
 	if u.release {
 		u.release = false
 		u.heap.release()
 	}
 	u.panel.tree.startDeferred()
-	if u.pendingOpen != nil {
-		src := *u.pendingOpen
-		u.pendingOpen = nil
-		u.open(src)
-		if u.opts.Compare.Name != "" {
-			u.startCompare(u.opts.Compare, u.opts.Align)
-		}
+	if u.comparePending {
+		u.comparePending = false
+		u.startCompare(u.opts.Compare, u.opts.Align)
 		u.host.Invalidate()
 	}
 }
