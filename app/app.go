@@ -311,6 +311,9 @@ func (u *ui) loop(w *gioapp.Window) error {
 				u.frame(gtx)
 			}
 			e.Frame(gtx.Ops)
+			// While the first file loads the window shows only the loading card, redrawn twice a
+			// second: its goroutine can wait for a P, and the spare ones would cost the load CPU.
+			background.KeepSpares(u.doc != nil || !u.loading)
 			u.afterFrame()
 			u.stats.add(began, time.Since(began))
 			u.heap.frameDrawn()
