@@ -152,8 +152,14 @@ func (pl *Prelayout) take(ct *core.Track, filtered bool) (rows []int32, levels [
 	return e.rows, e.levels, true
 }
 
-// Model is NewWithPanelLanesContext that uses the tracks laid out ahead; it closes pl.
+// Model is NewWithPanelLanesContext that uses the tracks laid out ahead; it closes pl, and lets
+// go of what the model did not take (a track it leaves out, or laid out afresh), so that a pl
+// still referenced (by a Progress) holds nothing twice.
 func (pl *Prelayout) Model(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
 	pl.Close()
-	return newWithPanelLanes(ctx, tr, p, pl)
+	m, err := newWithPanelLanes(ctx, tr, p, pl)
+	pl.mu.Lock()
+	pl.laid, pl.queue = nil, nil
+	pl.mu.Unlock()
+	return m, err
 }

@@ -29,6 +29,20 @@ func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
 				t.Fatalf("%d tracks handed over while building, of %d", handed, len(tr.Tracks))
 			}
 			settle(t, pl)
+			built := 0
+			// Where each track's first level begins, to tell that the model took it.
+			first := map[core.ThreadID]*int32{}
+			for th, e := range pl.laid {
+				if e.built {
+					built++
+				}
+				if len(e.levels) > 0 && len(e.levels[0].Entries) > 0 {
+					first[th] = &e.levels[0].Entries[0]
+				}
+			}
+			if built != handed {
+				t.Fatalf("%d tracks were laid out ahead, of %d", built, handed)
+			}
 			got, err := pl.Model(context.Background(), tr, p)
 			if err != nil {
 				t.Fatal(err)
@@ -37,11 +51,13 @@ func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
 			if len(got.Tracks) != len(want.Tracks) || len(got.Tracks) == 0 {
 				t.Fatalf("%d tracks, want %d", len(got.Tracks), len(want.Tracks))
 			}
-			taken := 0
 			for i := range want.Tracks {
 				g, w := &got.Tracks[i], &want.Tracks[i]
 				if g.Thread != w.Thread || !slices.Equal(g.Rows, w.Rows) || len(g.Levels) != len(w.Levels) {
 					t.Fatalf("track %d (%s): rows or level count differ", i, w.Title)
+				}
+				if len(g.Levels) > 0 && len(g.Levels[0].Entries) > 0 && first[g.Thread] != &g.Levels[0].Entries[0] {
+					t.Fatalf("track %d (%s) was laid out again", i, w.Title)
 				}
 				for d := range w.Levels {
 					if !slices.Equal(g.Levels[d].Entries, w.Levels[d].Entries) || !slices.Equal(maxEnds(&g.Levels[d]), maxEnds(&w.Levels[d])) ||
@@ -50,13 +66,8 @@ func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
 					}
 				}
 			}
-			for _, e := range pl.laid {
-				if e.built {
-					taken++
-				}
-			}
-			if taken != handed {
-				t.Fatalf("%d tracks were laid out ahead, of %d", taken, handed)
+			if pl.laid != nil {
+				t.Fatal("the Prelayout still holds the tracks after Model")
 			}
 		})
 	}
