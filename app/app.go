@@ -120,11 +120,11 @@ type ui struct {
 	loadSrc      Source
 	loadProgress *core.Progress
 	loading      bool
-	// pendingOpen is the first file, opened once the first frame is on screen so that the window
-	// appears at once instead of after the loader has taken every core.
-	pendingOpen *Source
-	dialog      task.Future[string]
-	search      task.Future[searchFound]
+	// comparePending says the file to compare with (Options.Compare) is to be loaded once the
+	// first frame is on screen.
+	comparePending bool
+	dialog         task.Future[string]
+	search         task.Future[searchFound]
 	// mapsFor is the file whose source maps folder the dialog is choosing; "" while it opens a file.
 	mapsFor string
 	// comparePick says the dialog chooses a file to compare the open one with (comparechart.go).
@@ -199,8 +199,13 @@ func newUI(h host, opts Options) *ui {
 		h.SetTitle("flamedesk — blank")
 		return u
 	}
-	src := opts.Source
-	u.pendingOpen = &src
+	// The first file is read at once, while the system window and its GL context are made (half
+	// a second under a software GL): time-to-ready counts from the process's start, and the
+	// loader's goroutines run at the background priority (internal/background), so the first
+	// frame is not kept waiting for them. The comparison's file, the second in line, waits for
+	// the first frame.
+	u.open(opts.Source)
+	u.comparePending = opts.Compare.Name != ""
 	return u
 }
 
@@ -244,6 +249,10 @@ func (u *ui) open(src Source) {
 		heap.loadBegan()
 		defer heap.loadEnded(ctx)
 		began := time.Now()
+		// Each thread's track is laid out as soon as it is built, while the others still are.
+		pre := timeline.NewPrelayout(ctx)
+		defer pre.Close()
+		p.TrackBuilt = pre.TrackBuilt
 		tr, err := load(ctx, src, p)
 		if err != nil {
 			return loaded{}, err
@@ -261,7 +270,7 @@ func (u *ui) open(src Source) {
 		// thirds fewer page faults, and on the 2-core VM a layout of 4.5-5 s instead of 7.6-14 s
 		// at load average 20.
 		runtime.GC()
-		m, err := timeline.NewWithPanelLanesContext(ctx, tr, p)
+		m, err := pre.Model(ctx, tr, p)
 		if err != nil {
 			return loaded{}, err
 		}
@@ -302,6 +311,9 @@ func (u *ui) loop(w *gioapp.Window) error {
 				u.frame(gtx)
 			}
 			e.Frame(gtx.Ops)
+			// While the first file loads the window shows only the loading card, redrawn twice a
+			// second: its goroutine can wait for a P, and the spare ones would cost the load CPU.
+			background.KeepSpares(u.doc != nil || !u.loading)
 			u.afterFrame()
 			u.stats.add(began, time.Since(began))
 			u.heap.frameDrawn()
@@ -317,21 +329,17 @@ func (u *ui) loop(w *gioapp.Window) error {
 	}
 }
 
-// afterFrame starts the first load once the first frame has been handed to the window, and a new
-// document's call tree once its first frame has.
+// afterFrame starts loading the file to compare with once the first frame has been handed to the
+// window, and a new document's call tree once its first frame has.
 func (u *ui) afterFrame() {
 	if u.release {
 		u.release = false
 		u.heap.release()
 	}
 	u.panel.tree.startDeferred()
-	if u.pendingOpen != nil {
-		src := *u.pendingOpen
-		u.pendingOpen = nil
-		u.open(src)
-		if u.opts.Compare.Name != "" {
-			u.startCompare(u.opts.Compare, u.opts.Align)
-		}
+	if u.comparePending {
+		u.comparePending = false
+		u.startCompare(u.opts.Compare, u.opts.Align)
 		u.host.Invalidate()
 	}
 }

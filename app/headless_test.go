@@ -122,7 +122,7 @@ func (h *harness) frame() {
 // busy reports whether the window waits for background work.
 func (h *harness) busy() bool {
 	u := h.u
-	return u.pendingOpen != nil || u.loading || u.load.Pending() || u.search.Pending() || u.dialog.Pending() ||
+	return u.comparePending || u.loading || u.load.Pending() || u.search.Pending() || u.dialog.Pending() ||
 		u.panel.tree.build.Pending() || u.panel.tree.source.pending() || u.panel.compare.pending() || (u.doc != nil && u.doc.timing.refine.Pending())
 }
 

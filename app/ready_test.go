@@ -16,7 +16,8 @@ import (
 
 // TestReadyAfterTheFirstChart loads a real trace: the frame that installs it lays out the chart
 // while its call tree waits (built once that frame is handed to the window), and the ready line
-// of --time-to-ready names every stage, in the order they happened.
+// of --time-to-ready names every stage, in the order they happened (the load starts before the
+// first frame).
 func TestReadyAfterTheFirstChart(t *testing.T) {
 	var log bytes.Buffer
 	h := &harness{t: t, host: &fakeHost{woken: make(chan struct{}, 1)}, size: image.Pt(1400, 900),
@@ -62,14 +63,20 @@ func TestReadyAfterTheFirstChart(t *testing.T) {
 	if m == nil {
 		t.Fatalf("ready line %q", log.String())
 	}
-	// first frame <= load start <= ... <= on screen; the total is the last stage.
-	last := -1
-	for _, s := range m[2:] {
-		v, _ := strconv.Atoi(s)
-		if v < last {
+	// The load starts with the window, before its first frame; from there the load's stages
+	// follow one another up to the chart on screen, which comes after the first frame too.
+	v := make([]int, len(m))
+	for i, s := range m[1:] {
+		v[i+1], _ = strconv.Atoi(s)
+	}
+	firstFrame, loadBegan, onScreen := v[2], v[3], v[len(v)-1]
+	if loadBegan > firstFrame || firstFrame > onScreen {
+		t.Fatalf("the load did not start before the first frame, or that frame came after the chart, in %q", log.String())
+	}
+	for i := 4; i < len(v); i++ {
+		if v[i] < v[i-1] {
 			t.Fatalf("stages out of order in %q", log.String())
 		}
-		last = v
 	}
 	if m[1] != m[len(m)-1] {
 		t.Fatalf("the ready time is not the first chart's in %q", log.String())

@@ -611,6 +611,19 @@ type Progress struct {
 	// The current stage fills [phaseStart, phaseStart+phaseShare] of the whole bar (Overall), in
 	// millionths, so that a bar over several stages moves on instead of restarting at each one.
 	phaseStart, phaseShare atomic.Int64
+	// TrackBuilt, when set before the load starts, is handed each thread's track as soon as
+	// core/integrate has built it, on the goroutine that built it, while other threads' tracks
+	// are still being built: the window lays a track out there (timeline.Prelayout) instead of
+	// after the whole build. The track's columns are final; tr.Tracks later holds a copy of it
+	// that shares them. It must return quickly.
+	TrackBuilt func(tr *Trace, t *Track)
+}
+
+// NoteTrackBuilt calls TrackBuilt, if p and it are set.
+func (p *Progress) NoteTrackBuilt(tr *Trace, t *Track) {
+	if p != nil && p.TrackBuilt != nil {
+		p.TrackBuilt(tr, t)
+	}
 }
 
 // SetPhase says which part of the whole bar the stages from now on fill: from start, share of

@@ -1,11 +1,16 @@
 package timeline
 
 import (
+	"context"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
 
 	"flamedesk/core"
+	"flamedesk/core/integrate"
+	"flamedesk/core/load"
+	"flamedesk/internal/fixtures"
 )
 
 // BenchmarkLargeTrace measures, on gen-trace-large, what the window does once per trace (New)
@@ -66,6 +71,49 @@ func BenchmarkLargeTrace(b *testing.B) {
 			b.ReportMetric(float64(r.Len()), "matches")
 		})
 	}
+}
+
+// BenchmarkTracksThenModel measures what the window's loader does after reading gen-trace-large:
+// build the tracks (core/integrate), then the display model, either after the build or with each
+// track laid out as the build finishes it (Prelayout):
+//
+//	go test -run '^$' -bench TracksThenModel -benchtime 3x -count 3 ./timeline/
+//
+// On a machine busy with other work its wall time says little: the prelayout only uses a core
+// that the build leaves idle.
+func BenchmarkTracksThenModel(b *testing.B) {
+	tr, err := load.File(context.Background(), fixtures.Path(b, "fixtures", "generated", "gen-trace-large.json.gz"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.Run("After", func(b *testing.B) {
+		before := usage()
+		for b.Loop() {
+			if err := integrate.BuildContext(ctx, tr, nil); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC() // as the window's loader does between the two
+			if _, err := NewWithPanelLanesContext(ctx, tr, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportUsage(b, before)
+	})
+	b.Run("Prelayout", func(b *testing.B) {
+		before := usage()
+		for b.Loop() {
+			pl := NewPrelayout(ctx)
+			if err := integrate.BuildContext(ctx, tr, &core.Progress{TrackBuilt: pl.TrackBuilt}); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			if _, err := pl.Model(ctx, tr, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportUsage(b, before)
+	})
 }
 
 // usage is the process's CPU time and page faults so far: on a machine shared with other work,

@@ -643,15 +643,20 @@ func NewWithPanelLanes(tr *core.Trace) *Model {
 // nil; Total is set to the trace's entries) and gives up with ctx.Err() once ctx is cancelled:
 // what the window's loader calls.
 func NewWithPanelLanesContext(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
+	return newWithPanelLanes(ctx, tr, p, nil)
+}
+
+// newWithPanelLanes is NewWithPanelLanesContext taking the tracks pl (may be nil) laid out ahead.
+func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout) (*Model, error) {
 	if tr.Kind != core.InputTrace {
-		return newModel(ctx, tr, p)
+		return newModel(ctx, tr, p, pl)
 	}
 	panel := make(chan *timelines.Timelines, 1) // buffered: a cancelled build does not wait for it
 	go func() {
 		background.Lower()
 		panel <- timelines.Build(tr)
 	}()
-	m, err := newModel(ctx, tr, p)
+	m, err := newModel(ctx, tr, p, pl)
 	if err != nil {
 		return nil, err
 	}

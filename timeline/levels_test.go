@@ -57,41 +57,75 @@ func TestLevelsMatchTheReferenceBuild(t *testing.T) {
 func TestLevelsMatchTheReferenceOnHostileTracks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 18))
 	for round := range 40 {
-		n := 1 + rng.IntN(3000)
-		ct := &core.Track{Start: core.NewTimes(0, 0), Dur: core.NewTimes(0, 0)}
-		depth := 0
-		rows := make([]int32, n)
-		for i := range n {
-			switch {
-			case round%2 == 0 && rng.IntN(4) != 0:
-				depth++ // deep runs: beyond one bucket of rows
-			case depth > 0:
-				depth = rng.IntN(depth + 1)
-			}
-			ct.Depth = append(ct.Depth, uint16(depth))
-			start := float64(i*10) + float64(rng.IntN(5))
-			if rng.IntN(20) == 0 {
-				start = float64(rng.IntN(n * 10)) // out of order, overlapping
-			}
-			dur := float64(rng.IntN(40)) - 5
-			switch rng.IntN(50) {
-			case 0:
-				start = math.NaN()
-			case 1:
-				dur = math.NaN()
-			case 2:
-				start += 0.3
-			}
-			ct.Start.Append(start)
-			ct.Dur.Append(dur)
-			rows[i] = int32(depth)
-			if rng.IntN(6) == 0 {
-				rows[i] = -1
+		ct, rows := hostileTrack(rng, 1+rng.IntN(3000), round%2 == 0, 0)
+		sameLevels(t, round, buildLevels(ct), referenceLevels(ct, nil))
+		sameLevels(t, round, buildLevelsOnRows(ct, rows), referenceLevels(ct, rows))
+	}
+}
+
+// Tracks large enough to be placed on two goroutines (splitRow), shallow or deeper than a bucket
+// of rows, build as the reference does. The size is lowered for the test, so that it runs under
+// -race too.
+func TestLevelsPlacedOnTwoGoroutinesMatchTheReference(t *testing.T) {
+	was := parallelPlaceEntries
+	parallelPlaceEntries = 2000
+	t.Cleanup(func() { parallelPlaceEntries = was })
+	rng := rand.New(rand.NewPCG(18, 7))
+	for round := range 20 {
+		ct, rows := hostileTrack(rng, 2500+rng.IntN(20000), false, 20+rng.IntN(40))
+		if round%2 == 0 {
+			// Rows 13 apart: more than one bucket of rows.
+			for i := range rows {
+				ct.Depth[i] *= 13
+				if rows[i] > 0 {
+					rows[i] *= 13
+				}
 			}
 		}
 		sameLevels(t, round, buildLevels(ct), referenceLevels(ct, nil))
 		sameLevels(t, round, buildLevelsOnRows(ct, rows), referenceLevels(ct, rows))
 	}
+}
+
+// hostileTrack makes a track of n entries with overlapping and out-of-order siblings, NaN times
+// and fractional starts, and panel rows that leave about one entry in six out; deep runs go
+// beyond one bucket of rows. With spread > 0 a shallow track's entries spread over that many
+// depths, else they stay at depth 0.
+func hostileTrack(rng *rand.Rand, n int, deep bool, spread int) (*core.Track, []int32) {
+	ct := &core.Track{Start: core.NewTimes(0, 0), Dur: core.NewTimes(0, 0)}
+	depth := 0
+	rows := make([]int32, n)
+	for i := range n {
+		switch {
+		case deep && rng.IntN(4) != 0:
+			depth = min(depth+1, math.MaxUint16) // deep runs: beyond one bucket of rows
+		case depth > 0:
+			depth = rng.IntN(depth + 1)
+		case spread > 0:
+			depth = rng.IntN(spread)
+		}
+		ct.Depth = append(ct.Depth, uint16(depth))
+		start := float64(i*10) + float64(rng.IntN(5))
+		if rng.IntN(20) == 0 {
+			start = float64(rng.IntN(n * 10)) // out of order, overlapping
+		}
+		dur := float64(rng.IntN(40)) - 5
+		switch rng.IntN(50) {
+		case 0:
+			start = math.NaN()
+		case 1:
+			dur = math.NaN()
+		case 2:
+			start += 0.3
+		}
+		ct.Start.Append(start)
+		ct.Dur.Append(dur)
+		rows[i] = int32(depth)
+		if rng.IntN(6) == 0 {
+			rows[i] = -1
+		}
+	}
+	return ct, rows
 }
 
 // maxEnds reads a level's running maximum ends.

@@ -54,7 +54,8 @@ func Build(tr *core.Trace) {
 
 // BuildContext is Build with cancellation and progress: the window runs it on a goroutine with a
 // Cancel button. On cancellation tr.Tracks is left empty and ctx's error is returned. Progress
-// counts trace entries plus samples.
+// counts trace entries plus samples; p.TrackBuilt, when set, gets each thread's track as soon as
+// it is built.
 func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	p.SetStage("building tracks")
 	tr.Tracks = nil
@@ -114,6 +115,9 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 				}
 				results[i] = jobs[i].run(ctx, tr, keys, report, limit)
 				report(jobs[i].work() - reported)
+				if r := &results[i]; !r.over && r.track.Len() > 0 && ctx.Err() == nil {
+					p.NoteTrackBuilt(tr, &r.track)
+				}
 			}
 		}()
 	}

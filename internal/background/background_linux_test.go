@@ -40,6 +40,15 @@ func TestLowerOnlyAfterEnableAndOnlyItsThread(t *testing.T) {
 	if Workers() != procs || runtime.GOMAXPROCS(0) != procs+spareProcs {
 		t.Fatalf("after Enable: Workers %d, GOMAXPROCS %d; want %d and %d", Workers(), runtime.GOMAXPROCS(0), procs, procs+spareProcs)
 	}
+	// The spares go and come back; Workers stays.
+	KeepSpares(false)
+	if Workers() != procs || runtime.GOMAXPROCS(0) != procs {
+		t.Fatalf("without spares: Workers %d, GOMAXPROCS %d; want %d and %d", Workers(), runtime.GOMAXPROCS(0), procs, procs)
+	}
+	KeepSpares(true)
+	if Workers() != procs || runtime.GOMAXPROCS(0) != procs+spareProcs {
+		t.Fatalf("with spares again: Workers %d, GOMAXPROCS %d; want %d and %d", Workers(), runtime.GOMAXPROCS(0), procs, procs+spareProcs)
+	}
 	go func() {
 		Lower()
 		got <- threadNice(t)

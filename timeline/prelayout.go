@@ -1,0 +1,165 @@
+// Prelayout: a track's rows and levels built while core/integrate still builds the others.
+
+package timeline
+
+import (
+	"context"
+	"sync"
+
+	"flamedesk/core"
+	"flamedesk/core/timelines"
+	"flamedesk/internal/background"
+)
+
+// Prelayout lays out each thread's track as soon as core/integrate has built it (hand TrackBuilt
+// to core.Progress.TrackBuilt), so that the levels of the smaller threads are built while the
+// largest one is still being integrated, on a core that would otherwise wait; Model then only
+// lays out what is left. On a DevTools trace of 7 M entries that leaves the main thread's levels
+// after the build instead of every track's.
+//
+// It assumes what New decides for nearly every file: a trace's tracks are filtered by the panel's
+// visible-entries rule, a profile's are not. Model lays a track out afresh where that guess was
+// wrong (a generic trace), where the build was done again, or where the track was not handed
+// over before Model needed it.
+type Prelayout struct {
+	ctx  context.Context
+	wake chan struct{} // a track was queued or Close was called
+
+	mu     sync.Mutex
+	vis    *timelines.Visibility // nil until the first track; the trace's drawn-entries rule
+	queue  []*core.Track
+	laid   map[core.ThreadID]*prelaid
+	closed bool
+	worker bool // the goroutine laying tracks out is running
+}
+
+// prelaid is one thread's track laid out, or being laid out, ahead of Model.
+type prelaid struct {
+	len      int  // the track's entries, to tell it from another build's track of the thread
+	filtered bool // rows follow the visible-entries rule
+	claimed  bool // the worker or Model took it; the other leaves it
+	built    bool // the worker laid it out (it was not cancelled first)
+	done     chan struct{}
+	rows     []int32
+	levels   []Level
+}
+
+// NewPrelayout returns a Prelayout that gives up once ctx is cancelled.
+func NewPrelayout(ctx context.Context) *Prelayout {
+	return &Prelayout{ctx: ctx, wake: make(chan struct{}, 1), laid: map[core.ThreadID]*prelaid{}}
+}
+
+// TrackBuilt queues t, a track of tr that core/integrate has just built, to be laid out on a
+// goroutine of the Prelayout's own. It returns at once; it may be called from any goroutine.
+func (pl *Prelayout) TrackBuilt(tr *core.Trace, t *core.Track) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if pl.closed {
+		return
+	}
+	if pl.vis == nil {
+		pl.vis = timelines.NewVisibility(tr, false)
+	}
+	// The entry is made now, so that Model finds it claimed or not even before the worker starts it.
+	pl.laid[t.Thread] = &prelaid{len: t.Len(), filtered: tr.Kind == core.InputTrace, done: make(chan struct{})}
+	pl.queue = append(pl.queue, t)
+	if !pl.worker {
+		pl.worker = true
+		go pl.work(tr)
+	}
+	select {
+	case pl.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Close says no more tracks will come; the worker ends once it has laid out the queued ones that
+// Model has not taken over.
+func (pl *Prelayout) Close() {
+	pl.mu.Lock()
+	pl.closed = true
+	pl.mu.Unlock()
+	select {
+	case pl.wake <- struct{}{}:
+	default:
+	}
+}
+
+// work lays out the queued tracks in the order they were built.
+func (pl *Prelayout) work(tr *core.Trace) {
+	background.Lower()
+	for {
+		pl.mu.Lock()
+		if len(pl.queue) == 0 {
+			closed := pl.closed
+			pl.mu.Unlock()
+			if closed {
+				return
+			}
+			select {
+			case <-pl.wake:
+				continue
+			case <-pl.ctx.Done():
+				return
+			}
+		}
+		t := pl.queue[0]
+		pl.queue = pl.queue[1:]
+		e := pl.laid[t.Thread]
+		if e == nil || e.claimed || e.len != t.Len() {
+			pl.mu.Unlock()
+			continue
+		}
+		e.claimed = true
+		vis := pl.vis
+		pl.mu.Unlock()
+		if pl.ctx.Err() == nil {
+			if e.filtered {
+				e.rows = drawnRows(tr, t, vis)
+			}
+			e.levels = buildLevelsOnRows(t, e.rows)
+			e.built = true
+		}
+		close(e.done)
+	}
+}
+
+// take returns the rows and levels laid out ahead for ct (a track of tr.Tracks, a copy of the one
+// handed to TrackBuilt), waiting for them when the worker is on them; ok is false when the caller
+// is to lay ct out itself (the Prelayout then leaves it).
+func (pl *Prelayout) take(ct *core.Track, filtered bool) (rows []int32, levels []Level, ok bool) {
+	if pl == nil {
+		return nil, nil, false
+	}
+	pl.mu.Lock()
+	e := pl.laid[ct.Thread]
+	if e == nil || e.len != ct.Len() || !e.claimed {
+		if e != nil {
+			e.claimed = true
+		}
+		pl.mu.Unlock()
+		return nil, nil, false
+	}
+	pl.mu.Unlock()
+	select {
+	case <-e.done:
+	case <-pl.ctx.Done():
+		return nil, nil, false
+	}
+	if !e.built || e.filtered != filtered {
+		return nil, nil, false
+	}
+	return e.rows, e.levels, true
+}
+
+// Model is NewWithPanelLanesContext that uses the tracks laid out ahead; it closes pl, and lets
+// go of what the model did not take (a track it leaves out, or laid out afresh), so that a pl
+// still referenced (by a Progress) holds nothing twice.
+func (pl *Prelayout) Model(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
+	pl.Close()
+	m, err := newWithPanelLanes(ctx, tr, p, pl)
+	pl.mu.Lock()
+	pl.laid, pl.queue = nil, nil
+	pl.mu.Unlock()
+	return m, err
+}

@@ -1,0 +1,118 @@
+package timeline
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"flamedesk/core"
+	"flamedesk/core/pipeline"
+	"flamedesk/internal/fixtures"
+)
+
+// A model built with the tracks laid out while core/integrate built them is the model built
+// after it: every track's rows and levels, for a trace (rows filtered by the panel's rule) and
+// for profiles (rows are the depths).
+func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
+	for _, name := range []string{"gen-trace-medium-reload.json.gz", "gen-cpuprofile-prettier-format.cpuprofile", "gen-selfprofile-small.json"} {
+		t.Run(name, func(t *testing.T) {
+			path := fixtures.Path(t, "fixtures", "generated", name)
+			pl := NewPrelayout(context.Background())
+			p := &core.Progress{TrackBuilt: pl.TrackBuilt}
+			tr, err := pipeline.Open(context.Background(), pipeline.FromPath(path), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			handed := len(pl.laid)
+			if handed == 0 || handed != len(tr.Tracks) {
+				t.Fatalf("%d tracks handed over while building, of %d", handed, len(tr.Tracks))
+			}
+			settle(t, pl)
+			built := 0
+			// Where each track's first level begins, to tell that the model took it.
+			first := map[core.ThreadID]*int32{}
+			for th, e := range pl.laid {
+				if e.built {
+					built++
+				}
+				if len(e.levels) > 0 && len(e.levels[0].Entries) > 0 {
+					first[th] = &e.levels[0].Entries[0]
+				}
+			}
+			if built != handed {
+				t.Fatalf("%d tracks were laid out ahead, of %d", built, handed)
+			}
+			got, err := pl.Model(context.Background(), tr, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := NewWithPanelLanes(tr)
+			if len(got.Tracks) != len(want.Tracks) || len(got.Tracks) == 0 {
+				t.Fatalf("%d tracks, want %d", len(got.Tracks), len(want.Tracks))
+			}
+			for i := range want.Tracks {
+				g, w := &got.Tracks[i], &want.Tracks[i]
+				if g.Thread != w.Thread || !slices.Equal(g.Rows, w.Rows) || len(g.Levels) != len(w.Levels) {
+					t.Fatalf("track %d (%s): rows or level count differ", i, w.Title)
+				}
+				if len(g.Levels) > 0 && len(g.Levels[0].Entries) > 0 && first[g.Thread] != &g.Levels[0].Entries[0] {
+					t.Fatalf("track %d (%s) was laid out again", i, w.Title)
+				}
+				for d := range w.Levels {
+					if !slices.Equal(g.Levels[d].Entries, w.Levels[d].Entries) || !slices.Equal(maxEnds(&g.Levels[d]), maxEnds(&w.Levels[d])) ||
+						!slices.Equal(g.Levels[d].stand, w.Levels[d].stand) {
+						t.Fatalf("track %d (%s) level %d differs", i, w.Title, d)
+					}
+				}
+			}
+			if pl.laid != nil {
+				t.Fatal("the Prelayout still holds the tracks after Model")
+			}
+		})
+	}
+}
+
+// A cancelled load leaves nothing running: the worker ends, and Model gives up.
+func TestPrelayoutStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pl := NewPrelayout(ctx)
+	p := &core.Progress{TrackBuilt: pl.TrackBuilt}
+	tr, err := pipeline.Open(context.Background(), pipeline.FromPath(fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz")), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if m, err := pl.Model(ctx, tr, p); err == nil || m != nil {
+		t.Fatalf("Model after cancel: %v, %v", m != nil, err)
+	}
+}
+
+// settle waits until pl's worker has laid out every track queued so far, as a load's slower
+// threads give it time to.
+func settle(t *testing.T, pl *Prelayout) {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		pl.mu.Lock()
+		queued := len(pl.queue)
+		pl.mu.Unlock()
+		if queued == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker did not take its queue in a minute")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	pl.mu.Lock()
+	var done []chan struct{}
+	for _, e := range pl.laid {
+		if e.claimed {
+			done = append(done, e.done)
+		}
+	}
+	pl.mu.Unlock()
+	for _, c := range done {
+		<-c
+	}
+}
