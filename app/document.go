@@ -50,6 +50,8 @@ type document struct {
 	orderOf *timeline.SearchResult
 
 	timing timing
+	// swapped says the trace's columns were moved onto its cache file's mapping (cacheswap.go).
+	swapped bool
 }
 
 // timeNow is the clock of the recent list, a variable so that nothing else needs one.
