@@ -7,6 +7,8 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"flamedesk/core/cache"
 )
 
 // The window holds a loaded trace for as long as it is open, a heap of hundreds of MB that is
@@ -133,6 +135,10 @@ func (k *heapKeeper) stop() {
 }
 
 func (k *heapKeeper) idleRelease() {
+	// The mapped cache file of the trace shown (cacheswap.go, or a reopen) keeps every page read
+	// since the last pause: a search reads every name, a call tree a whole thread. They go back
+	// now, still in the page cache for the next navigation (cache.Trim).
+	cache.Trim()
 	k.mu.Lock()
 	since := heapAllocs() - k.allocAtRelease
 	k.mu.Unlock()
