@@ -362,7 +362,7 @@ func (u *ui) poll() {
 		if r != nil && r.Query == "" {
 			r = nil
 		}
-		u.doc.search, u.doc.searchIndex, u.doc.laneMatches = r, -1, found.lanes
+		u.doc.setSearch(r, found.lanes)
 		u.chart.invalidate()
 	}
 	u.requests.poll(u)
