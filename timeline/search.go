@@ -139,7 +139,7 @@ func (m *Model) collect(ctx context.Context, r *SearchResult, frameHit, nameHit 
 			} else if ct.KindAt(e) != core.EntryProfileCall && int(ct.NameAt(e)) < len(nameHit) {
 				hit = nameHit[ct.NameAt(e)]
 			}
-			if hit && t.Rows != nil && t.Rows[e] < 0 {
+			if hit && !t.Drawn(int32(e)) {
 				hit = false // not drawn: nothing to show or step to
 			}
 			if hit {
