@@ -53,3 +53,34 @@ func TestRowsBelowTheirDepthStayUnpacked(t *testing.T) {
 		t.Fatal("a row below its depth was packed")
 	}
 }
+
+// TestPackUpWritesWhatSetWould: values of every width that does not divide 64, crossing words,
+// are read back as written.
+func TestPackUpWritesWhatSetWould(t *testing.T) {
+	for _, most := range []int32{2, 4, 6, 12, 100, 3000} {
+		n := 1000
+		depth := make([]uint16, n)
+		rows := make([]int32, n)
+		for e := range n {
+			depth[e] = uint16((e * 7919) % int(most))
+			switch {
+			case e%5 == 0:
+				rows[e] = -1
+			default:
+				rows[e] = int32(depth[e]) - int32((e*31)%int(depth[e]+1))
+			}
+		}
+		ct := &core.Track{Depth: depth}
+		m := &Model{Tracks: []Track{{Core: ct, Rows: rows}}}
+		m.packRows()
+		tk := &m.Tracks[0]
+		if tk.Rows != nil {
+			t.Fatalf("most %d: not packed", most)
+		}
+		for e, r := range rows {
+			if got := tk.Row(int32(e)); got != int(r) {
+				t.Fatalf("most %d (%d bits), entry %d: row %d, want %d", most, tk.rowsUp.Bits, e, got, r)
+			}
+		}
+	}
+}
