@@ -260,7 +260,7 @@ func (u *ui) startSearch(q string) {
 	}
 	if q == "" {
 		u.search.Cancel()
-		d.search, d.searchIndex, d.laneMatches = nil, -1, nil
+		d.clearSearch()
 		u.chart.invalidate()
 		return
 	}

@@ -173,6 +173,10 @@ type ui struct {
 	// background work left garbage to return to the system after the next frame.
 	heap    heapKeeper
 	release bool
+	// swapPending is the trace read back after the cache write, waiting for the document to be
+	// moved onto it (cacheswap.go); swapRetry wakes the window to try again.
+	swapPending *cacheReopen
+	swapRetry   *time.Timer
 
 	stats     *frameStats
 	ready     *readyClock
@@ -195,6 +199,7 @@ func newUI(h host, opts Options) *ui {
 		u.stats = newFrameStats(opts.FrameStats, opts.FrameLog)
 	}
 	u.ready = newReadyClock(opts.ReadyLog, opts.ExitWhenReady, opts.Started)
+	opts.Later.setInvalidate(h.Invalidate)
 	if opts.Blank {
 		h.SetTitle("flamedesk — blank")
 		return u
@@ -292,6 +297,9 @@ func (u *ui) loop(w *gioapp.Window) error {
 		switch e := w.Event().(type) {
 		case gioapp.DestroyEvent:
 			u.heap.stop()
+			if u.swapRetry != nil {
+				u.swapRetry.Stop()
+			}
 			u.load.Cancel()
 			u.search.Cancel()
 			u.panel.tree.build.Cancel()
@@ -362,13 +370,14 @@ func (u *ui) poll() {
 		if r != nil && r.Query == "" {
 			r = nil
 		}
-		u.doc.search, u.doc.searchIndex, u.doc.laneMatches = r, -1, found.lanes
+		u.doc.setSearch(r, found.lanes)
 		u.chart.invalidate()
 	}
 	u.requests.poll(u)
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
 	u.pollCompare()
+	u.pollCacheSwap()
 	if f := u.panel.tree.source.takeFailure(); f != "" {
 		u.banner = "Open in editor: " + f
 	}

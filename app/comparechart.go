@@ -245,7 +245,7 @@ func (u *ui) pollCompare() {
 		if r != nil && r.Query == "" {
 			r = nil
 		}
-		c.docB.search, c.docB.searchIndex, c.docB.laneMatches = r, -1, found.lanes
+		c.docB.setSearch(r, found.lanes)
 		c.chartB.invalidate()
 	}
 	if c.docB != nil && u.doc != nil && c.alignFor != u.doc {
@@ -685,7 +685,7 @@ func (c *comparePanel) searchB(q string) {
 	}
 	if q == "" {
 		c.search.Cancel()
-		d.search, d.searchIndex, d.laneMatches = nil, -1, nil
+		d.clearSearch()
 		c.chartB.invalidate()
 		return
 	}

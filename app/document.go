@@ -50,6 +50,8 @@ type document struct {
 	orderOf *timeline.SearchResult
 
 	timing timing
+	// swapped says the trace's columns were moved onto its cache file's mapping (cacheswap.go).
+	swapped bool
 }
 
 // timeNow is the clock of the recent list, a variable so that nothing else needs one.
@@ -115,8 +117,19 @@ func highlightCalls(d *document, f *calltree.Functions, fn calltree.FuncID) *tim
 	for i := range hit {
 		hit[i] = f.FrameIs(core.FrameID(i), fn)
 	}
-	return d.model.MatchFrames(f.Name(fn), hit)
+	return d.model.MarkFrames(f.Name(fn), hit)
 }
+
+// setSearch shows search result r (nil for none) with its lane matches, and forgets the stepping
+// order made from the one before: the order points at its result, which on a large trace lists
+// millions of matches (51 MB for "run" on gen-trace-large).
+func (d *document) setSearch(r *timeline.SearchResult, lanes []timeline.LaneRef) {
+	d.search, d.searchIndex, d.laneMatches = r, -1, lanes
+	d.order, d.orderOf = nil, nil
+}
+
+// clearSearch forgets the search.
+func (d *document) clearSearch() { d.setSearch(nil, nil) }
 
 // marked is what the chart highlights: the search while there is one, else the calls of the
 // function selected in the call tree.
@@ -147,7 +160,8 @@ func (d *document) setModel(m *timeline.Model) {
 	}
 	m.Relayout()
 	d.clearSelection()
-	d.search, d.searchIndex, d.highlight, d.laneMatches = nil, -1, nil, nil
+	d.clearSearch()
+	d.highlight = nil
 }
 
 // stepSearch moves to the next (dir 1) or previous (dir -1) match, entry or lane item, in order

@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"testing"
 	"time"
+
+	"gioui.org/io/key"
 )
 
 // gcPercent reads GOGC without changing it for long.
@@ -61,5 +63,31 @@ func TestHeapKeeperLowersGOGCOnlyWhileNoLoadRuns(t *testing.T) {
 	settled(t, &k)
 	if p := gcPercent(); p != windowGCPercent {
 		t.Fatalf("GOGC %d after a cancelled load, want %d", p, windowGCPercent)
+	}
+}
+
+// TestClearedSearchLeavesNoResultBehind: after a search was stepped through and cleared, nothing
+// in the document still points at its result (on a large trace, millions of matches).
+func TestClearedSearchLeavesNoResultBehind(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "generated", smallTrace)))
+	d := h.u.doc
+	h.press("F", key.ModShortcut)
+	h.typeText("Layout")
+	h.idle()
+	h.press(key.NameReturn, 0)
+	h.idle()
+	if d.search == nil || d.search.Len() == 0 || d.orderOf != d.search {
+		t.Fatal("the search found nothing to step through")
+	}
+	first := d.search
+	h.typeText("Tree") // a new query: "LayoutTree"
+	h.idle()
+	if d.search == first || d.orderOf == first {
+		t.Fatal("the stepping order still points at the previous result")
+	}
+	h.press(key.NameEscape, 0)
+	h.idle()
+	if d.search != nil || d.order != nil || d.orderOf != nil {
+		t.Fatal("a cleared search left its result or its stepping order")
 	}
 }

@@ -684,13 +684,10 @@ func (m *Model) TrackList() []TrackInfo {
 	}
 	for _, ti := range m.shown {
 		t := &m.Tracks[ti]
-		n := t.Core.Len()
-		if t.Rows != nil {
-			n = 0
-			for _, r := range t.Rows {
-				if r >= 0 {
-					n++
-				}
+		n := 0
+		for e := range int32(t.Core.Len()) {
+			if t.Drawn(e) {
+				n++
 			}
 		}
 		out = append(out, TrackInfo{Kind: LaneThread.String(), Name: t.Title, Group: m.Groups[t.Group].Title(), Items: n})

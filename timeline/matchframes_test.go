@@ -43,3 +43,37 @@ func TestMatchFramesFindsEveryCallOfAFunction(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkFramesMarksWhatMatchFramesFinds: the highlight's unlisted result counts and marks the
+// same entries, and the same spans of every level, as the listed one.
+func TestMarkFramesMarksWhatMatchFramesFinds(t *testing.T) {
+	tr := loadFixture(t, "generated", "gen-trace-small.json.gz")
+	m := New(tr)
+	name, ok := tr.Strings.Lookup("parse")
+	if !ok {
+		t.Fatal(`the fixture has no function "parse"`)
+	}
+	hit := make([]bool, len(tr.Frames))
+	for i, f := range tr.Frames {
+		hit[i] = f.FunctionName == name
+	}
+	listed, marked := m.MatchFrames("parse", hit), m.MarkFrames("parse", hit)
+	if marked.Matches != nil || marked.Len() != listed.Len() || listed.Len() == 0 {
+		t.Fatalf("marked %d (listing %d), listed %d", marked.Len(), len(marked.Matches), listed.Len())
+	}
+	for _, ref := range listed.Matches {
+		if !marked.Contains(ref) {
+			t.Fatalf("%v is listed but not marked", ref)
+		}
+	}
+	for ti := range m.Tracks {
+		for li, lv := range m.Tracks[ti].Levels {
+			for p := 0; p < lv.Len(); p += 7 {
+				s := Span{First: int32(p), Last: int32(min(p+6, lv.Len()-1))}
+				if a, b := listed.AnyIn(TrackID(ti), li, s), marked.AnyIn(TrackID(ti), li, s); a != b {
+					t.Fatalf("track %d level %d span %v: listed %v, marked %v", ti, li, s, a, b)
+				}
+			}
+		}
+	}
+}

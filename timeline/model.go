@@ -152,8 +152,12 @@ type Track struct {
 	Levels []Level
 	// Rows is the row each entry is drawn on, -1 for an entry the chart leaves out (the panel's
 	// visible-entries rule: its children move up a row); nil when every entry is drawn on the row
-	// of its depth.
-	Rows      []int32
+	// of its depth. The model keeps it only while it is built: New packs it into rowsUp (rows.go),
+	// so read it through Row and Drawn.
+	Rows []int32
+	// rowsUp is Rows packed: per entry, 0 when left out, else 1 + how many rows above its depth
+	// it is drawn (rows.go); empty when Rows was nil.
+	rowsUp    core.Packed
 	Collapsed bool // only the header row is shown
 	Hidden    bool // nothing is shown
 
@@ -206,6 +210,7 @@ func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayo
 		return nil, err
 	}
 	m.dispatchTitles = eventDispatchTitles(tr, m.Tracks)
+	m.packRows()
 	m.computeBounds()
 	m.Relayout()
 	return m, nil
@@ -990,11 +995,21 @@ func (m *Model) EntryDepth(r EntryRef) int { return m.Tracks[r.Track].Row(r.Entr
 
 // Row is the row entry e is drawn on, -1 when the chart leaves it out.
 func (t *Track) Row(e int32) int {
+	if t.rowsUp.N > 0 {
+		up := t.rowsUp.At(int(e))
+		if up == 0 {
+			return -1
+		}
+		return int(t.Core.DepthAt(int(e))) - int(up-1)
+	}
 	if t.Rows != nil {
 		return int(t.Rows[e])
 	}
 	return int(t.Core.DepthAt(int(e)))
 }
+
+// Drawn reports whether the chart draws entry e (the panel leaves some out).
+func (t *Track) Drawn(e int32) bool { return t.Row(e) >= 0 }
 
 // drawnRows places the entries of ct on rows as the panel does: an entry it does not draw takes no
 // row, and its children go on the row it would have had. nil when every entry is drawn.

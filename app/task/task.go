@@ -22,8 +22,10 @@ type Future[T any] struct {
 	cancel context.CancelFunc
 	busy   bool
 	ready  bool
-	value  T
-	err    error
+	// running counts the goroutines of runs not yet returned, cancelled ones included.
+	running int
+	value   T
+	err     error
 }
 
 // Start runs work on a new goroutine, cancelling the run before it. work must return promptly
@@ -37,6 +39,7 @@ func (f *Future[T]) Start(work func(ctx context.Context) (T, error)) {
 	f.gen++
 	gen := f.gen
 	f.cancel, f.busy, f.ready = cancel, true, false
+	f.running++
 	var zero T
 	f.value, f.err = zero, nil
 	invalidate := f.Invalidate
@@ -48,6 +51,7 @@ func (f *Future[T]) Start(work func(ctx context.Context) (T, error)) {
 		if gen == f.gen && ctx.Err() == nil {
 			f.value, f.err, f.ready, f.busy = v, err, true, false
 		}
+		f.running--
 		f.mu.Unlock()
 		cancel()
 		if invalidate != nil {
@@ -73,6 +77,14 @@ func (f *Future[T]) Busy() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.busy
+}
+
+// Running reports whether a goroutine of any run, a cancelled one included, may still be at
+// work: unlike Busy, which a Cancel clears at once, it stays true until the work returned.
+func (f *Future[T]) Running() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.running > 0
 }
 
 // Pending reports whether work is running or its result has not been polled yet.

@@ -75,3 +75,31 @@ func TestCancelDropsResult(t *testing.T) {
 		t.Fatalf("error %v, want boom", err)
 	}
 }
+
+// A cancelled run is no longer Busy at once, but Running until its work returned: what the window
+// waits for before it changes what that work may still read.
+func TestCancelledRunIsRunningUntilItReturns(t *testing.T) {
+	woken := make(chan struct{}, 10)
+	f := Future[int]{Invalidate: func() { woken <- struct{}{} }}
+	cancelled, release := make(chan struct{}), make(chan struct{})
+	f.Start(func(ctx context.Context) (int, error) {
+		<-ctx.Done()
+		close(cancelled)
+		<-release
+		return 0, ctx.Err()
+	})
+	f.Cancel()
+	<-cancelled
+	if f.Busy() || !f.Running() {
+		t.Fatalf("a cancelled run still at work: busy %v, running %v", f.Busy(), f.Running())
+	}
+	close(release)
+	select {
+	case <-woken:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled run never returned")
+	}
+	if f.Running() {
+		t.Fatal("a run that returned is still running")
+	}
+}

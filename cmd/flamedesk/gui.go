@@ -55,6 +55,8 @@ func runGUI(args []string, stderr io.Writer) int {
 	later := new(app.Later)
 	loadOpts := pipeline.WithUserCache(*noCache)
 	loadOpts.Defer = later.Add
+	// Once written, the cache file takes the place of the loaded trace's heap copy (app/cacheswap.go).
+	loadOpts.Written = later.Written
 	opts := app.Options{Source: src, Load: loadOpts.Open, Blank: *blank, Compare: compare, Align: spec,
 		SourceMaps: *sourceMaps, Later: later}
 	if *frameStats {

@@ -130,7 +130,15 @@ var ErrMiss = errors.New("cache miss")
 
 // Decode reads a trace written by Write for key from data, which must start 8-byte aligned
 // (ReadFile's buffers do). The trace's columns alias data.
-func Decode(data []byte, key Key) (*core.Trace, error) {
+func Decode(data []byte, key Key) (*core.Trace, error) { return decode(data, key, nil) }
+
+// checkChunk is how much of a file the checksum reads before it hands those pages back (a
+// multiple of any page size).
+const checkChunk = 8 << 20
+
+// decode is Decode; drop, when set, is handed each checkChunk-aligned part of data once the
+// checksum has read it, so that a mapped file is never resident whole while it is checked.
+func decode(data []byte, key Key, drop func([]byte)) (*core.Trace, error) {
 	if schemaErr != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMiss, schemaErr)
 	}
@@ -154,10 +162,25 @@ func Decode(data []byte, key Key) (*core.Trace, error) {
 		return nil, fmt.Errorf("%w: truncated", ErrMiss)
 	}
 	body := data[d.off : len(data)-16]
-	if uint64(crc32.Checksum(body, castagnoli)) != binary.LittleEndian.Uint64(trailer[8:]) {
+	if uint64(checksum(data, d.off, len(data)-16, drop)) != binary.LittleEndian.Uint64(trailer[8:]) {
 		return nil, fmt.Errorf("%w: checksum", ErrMiss)
 	}
 	return decodeBody(body)
+}
+
+// checksum is the CRC-32C of data[from:to], read in checkChunk pieces; drop, when set, gets each
+// piece from its checkChunk-aligned start once it is read.
+func checksum(data []byte, from, to int, drop func([]byte)) uint32 {
+	var crc uint32
+	for pos := from; pos < to; {
+		next := min((pos/checkChunk+1)*checkChunk, to)
+		crc = crc32.Update(crc, castagnoli, data[pos:next])
+		if drop != nil {
+			drop(data[pos/checkChunk*checkChunk : next])
+		}
+		pos = next
+	}
+	return crc
 }
 
 // decodeBody reads the body blocks and checks that the columns agree in length.
@@ -357,9 +380,13 @@ func (c Dir) Load(key Key) (*core.Trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMiss, err)
 	}
-	tr, err := Decode(data, key)
+	var drop func([]byte)
+	if mapped {
+		drop = dropResident
+	}
+	tr, err := decode(data, key, drop)
 	if err != nil {
-		// A damaged file was read whole for its checksum: its pages go now, not with the process.
+		// A damaged file's mapping goes now, not with the process.
 		if mapped {
 			unmap(data)
 		}
@@ -367,6 +394,11 @@ func (c Dir) Load(key Key) (*core.Trace, error) {
 		return nil, err
 	}
 	if mapped {
+		// Checking the checksum and the columns read every page of the file; the trace's
+		// users read far fewer (a zoomed-out chart only what its binary searches visit), so
+		// the pages go from the process now, before anything wrote to them, and come back
+		// from the page cache where they are read.
+		dropResident(data)
 		remember(tr, data)
 	}
 	// The modification time of a cache file is its last use, which eviction goes by.

@@ -34,3 +34,20 @@ func Release(tr *core.Trace) {
 		pageOut(data)
 	}
 }
+
+// Trim hands back the resident pages of every mapped cache file whose trace is still in use,
+// except those the process wrote to: pages read since the file was mapped (a search reads every
+// name, a call tree a whole thread) stay counted in the process's memory until the system runs
+// short, when they are as cheap to read again as to keep. The window calls it once the user
+// stopped for a while; what is read next comes back from the page cache.
+func Trim() {
+	mappings.Lock()
+	list := make([][]byte, 0, len(mappings.of))
+	for _, data := range mappings.of {
+		list = append(list, data)
+	}
+	mappings.Unlock()
+	for _, data := range list {
+		trimResident(data)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"flamedesk/core/cache"
 	"flamedesk/core/integrate"
 	"flamedesk/core/load"
+	"flamedesk/internal/background"
 )
 
 // Source is what to open: a file on disk, or bytes already in memory (the bundled sample).
@@ -53,6 +54,11 @@ type Options struct {
 	// laying out the tracks and drawing them), a command after its output. The write reads only
 	// a snapshot taken before Open returns, so it may run on any goroutine.
 	Defer func(write func())
+	// Written, when set, is called after a cache write that succeeded with the trace Open
+	// returned and the same trace read back from the file just written (cache.Dir.Load, as a
+	// reopen would): the window moves its trace onto the file's mapping (cache.Adopt). It is
+	// called on the writer's goroutine; a write or read-back that fails calls nothing.
+	Written func(loaded, reopened *core.Trace)
 }
 
 // WithUserCache returns Options that use the user's cache directory (cache.DefaultDir, bounded
@@ -96,13 +102,24 @@ func (o Options) Open(ctx context.Context, src Source, p *core.Progress) (*core.
 		// Frozen before anyone else holds the trace, since the layers above add warnings to it.
 		// A failure to write only costs the next open its speed.
 		snap := cache.Snapshot(tr)
+		store := func() {
+			if o.Cache.StoreSnapshot(key, snap) != nil || o.Written == nil {
+				return
+			}
+			if back, err := o.Cache.Load(key); err == nil {
+				o.Written(tr, back)
+			}
+		}
 		if o.Defer != nil {
-			o.Defer(func() { o.Cache.StoreSnapshot(key, snap) })
+			o.Defer(store)
 		} else if o.Background {
-			go o.Cache.StoreSnapshot(key, snap)
+			go func() {
+				background.Lower()
+				store()
+			}()
 		} else {
 			p.SetStage("writing the cache")
-			o.Cache.StoreSnapshot(key, snap)
+			store()
 		}
 	}
 	return tr, nil
