@@ -109,7 +109,7 @@ func randomViews(m *timeline.Model, vp *timeline.Viewport, n int) ([]timeline.Vi
 
 // BenchmarkImagePaint measures what the window spends per frame compositing the chart on the CPU
 // (render.GioFrame): ImagePainter with cached labels and hatching, 1600×1000, over the same random
-// views of the large trace as BenchmarkBuildFrame.
+// views of the large trace as BenchmarkBuildFrame, with Paint (whole) and PaintSplit (split).
 //
 //	go test -run '^$' -bench ImagePaint -benchtime 300x ./render/
 func BenchmarkImagePaint(b *testing.B) {
@@ -125,17 +125,29 @@ func BenchmarkImagePaint(b *testing.B) {
 		vp.SetScrollY(scrolls[i])
 		bld.Build(&lists[i], vp, &Frame{Width: 1600, Height: 1000, Theme: Light(), Selection: timeline.NoEntry})
 	}
-	p := NewImagePainter()
-	p.CacheText = true
-	img := image.NewRGBA(image.Rect(0, 0, 1600, 1000))
-	for i := range lists {
-		p.Paint(img, &lists[i]) // warm the label masks
-	}
-	runtime.GC()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p.Paint(img, &lists[i%len(lists)])
+	for _, split := range []bool{false, true} {
+		name := "whole"
+		if split {
+			name = "split" // PaintSplit, as the window paints
+		}
+		b.Run(name, func(b *testing.B) {
+			p := NewImagePainter()
+			p.CacheText = true
+			paint := p.Paint
+			if split {
+				paint = p.PaintSplit
+			}
+			img := image.NewRGBA(image.Rect(0, 0, 1600, 1000))
+			for i := range lists {
+				paint(img, &lists[i]) // warm the label masks
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				paint(img, &lists[i%len(lists)])
+			}
+		})
 	}
 }
 

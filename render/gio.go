@@ -458,7 +458,9 @@ func (p *GioPainter) paintFrameAsImage(ops *op.Ops, l *DrawList) {
 		p.imgPnt = NewImagePainter()
 		p.imgPnt.CacheText = true
 	}
-	p.imgPnt.Paint(img, l)
+	// In two parts at once: the frame waits for the composite, and the GL driver's threads are
+	// idle until it is handed over.
+	p.imgPnt.PaintSplit(img, l)
 	// Nearest filtering: the image maps 1:1 to pixels, and no mipmaps need building per frame.
 	im := paint.NewImageOp(img)
 	im.Filter = paint.FilterNearest

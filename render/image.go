@@ -18,6 +18,9 @@ import (
 type ImagePainter struct {
 	faces map[Font]font.Face
 	rast  vector.Rasterizer
+	rast2 vector.Rasterizer // the lower part's, in PaintSplit
+	// crossed marks the rows triangles cross, for PaintSplit's choice of where to cut.
+	crossed []bool
 	// CacheText keeps each distinct label as a coverage mask after drawing it once, so that
 	// painting frame after frame (GioFrame) composites labels instead of rasterising glyphs.
 	CacheText bool
@@ -57,6 +60,101 @@ func PaintImage(l *DrawList) *image.RGBA {
 
 // Paint draws l into img, whose bounds should start at (0, 0); what falls outside is clipped.
 func (p *ImagePainter) Paint(img *image.RGBA, l *DrawList) {
+	p.prepare(img, l)
+	p.paintRows(img, l, &p.rast)
+}
+
+// minSplitRows is the least height PaintSplit hands to a second goroutine: below it the
+// goroutine's start costs more than it saves.
+const minSplitRows = 64
+
+// PaintSplit is Paint with the rows of img cut in two, the lower part drawn on a second
+// goroutine at the same time: the window waits for the composite of every frame, and while it is
+// made the GL driver's threads have nothing to do yet. The pixels are Paint's: labels and
+// hatching are prepared once for both parts, each part is clipped to its rows, and the cut is on
+// a row that no triangle (rasterised with anti-aliasing over its whole box) crosses; where there
+// is none, it paints in one piece. Without CacheText it is Paint.
+func (p *ImagePainter) PaintSplit(img *image.RGBA, l *DrawList) {
+	if !p.CacheText {
+		// Uncached labels are drawn with the painter's font faces, which are not safe for two
+		// goroutines.
+		p.Paint(img, l)
+		return
+	}
+	p.prepare(img, l)
+	b := img.Bounds()
+	cut, ok := p.splitRow(l, b)
+	if !ok {
+		p.paintRows(img, l, &p.rast)
+		return
+	}
+	upper := img.SubImage(image.Rect(b.Min.X, b.Min.Y, b.Max.X, cut)).(*image.RGBA)
+	lower := img.SubImage(image.Rect(b.Min.X, cut, b.Max.X, b.Max.Y)).(*image.RGBA)
+	done := make(chan struct{})
+	// Not lowered to the background priority (internal/background): the frame waits for it.
+	go func() {
+		defer close(done)
+		p.paintRows(lower, l, &p.rast2)
+	}()
+	p.paintRows(upper, l, &p.rast)
+	<-done
+}
+
+// splitRow is a row near the middle of b that no triangle's box crosses, so that each triangle
+// is drawn whole by one part.
+func (p *ImagePainter) splitRow(l *DrawList, b image.Rectangle) (int, bool) {
+	if b.Dy() < 2*minSplitRows {
+		return 0, false
+	}
+	// crossed[y-b.Min.Y] is set when a triangle covers rows both above y and from y down.
+	if cap(p.crossed) < b.Dy() {
+		p.crossed = make([]bool, b.Dy())
+	}
+	p.crossed = p.crossed[:b.Dy()]
+	clear(p.crossed)
+	for li := range l.Layers {
+		for _, t := range l.Layers[li].Triangles {
+			tb := triangleBounds(t)
+			for y := max(tb.Min.Y+1, b.Min.Y); y < min(tb.Max.Y, b.Max.Y); y++ {
+				p.crossed[y-b.Min.Y] = true
+			}
+		}
+	}
+	mid := (b.Min.Y + b.Max.Y) / 2
+	for d := 0; d < b.Dy()/2-minSplitRows; d++ {
+		for _, y := range [2]int{mid + d, mid - d} {
+			if !p.crossed[y-b.Min.Y] {
+				return y, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// prepare makes what both parts of a split paint read: the masks of labels not seen before and
+// the frame's hatching, for the whole of img.
+func (p *ImagePainter) prepare(img *image.RGBA, l *DrawList) {
+	if !p.CacheText {
+		return
+	}
+	if p.masks == nil || len(p.masks) > maxMasks {
+		p.masks = map[maskKey]*textMask{}
+	}
+	for li := range l.Layers {
+		ly := &l.Layers[li]
+		if len(ly.Hatches) > 0 {
+			p.hatchFrame(img.Bounds(), l.Hatch)
+		}
+		for _, t := range ly.Texts {
+			p.mask(t.Font, l.TextBytes(t))
+		}
+	}
+}
+
+// paintRows draws l into img, clipped to its bounds, with rast for the triangles (and hatching
+// without CacheText). With CacheText, prepare must have run for the whole image: this only reads
+// the masks and hatching, so that two parts can be painted at once.
+func (p *ImagePainter) paintRows(img *image.RGBA, l *DrawList, rast *vector.Rasterizer) {
 	draw.Draw(img, img.Bounds(), image.NewUniform(l.Background), image.Point{}, draw.Src)
 	for li := range l.Layers {
 		ly := &l.Layers[li]
@@ -71,7 +169,7 @@ func (p *ImagePainter) Paint(img *image.RGBA, l *DrawList) {
 			}
 		}
 		if len(ly.Hatches) > 0 && p.CacheText {
-			frame := p.hatchFrame(img.Bounds(), l.Hatch)
+			frame := p.hatch
 			for _, r := range ly.Hatches {
 				bounds := pixelRect(r).Intersect(img.Bounds())
 				draw.Draw(img, bounds, frame, bounds.Min, draw.Over)
@@ -83,9 +181,9 @@ func (p *ImagePainter) Paint(img *image.RGBA, l *DrawList) {
 				if bounds.Empty() {
 					continue
 				}
-				p.beginShape(bounds)
-				HatchStripes(r, l.Hatch, func(pts [][2]float32) { p.addPolygon(bounds, pts) })
-				p.rast.Draw(img, bounds, src, image.Point{})
+				beginShape(rast, bounds)
+				HatchStripes(r, l.Hatch, func(pts [][2]float32) { addPolygon(rast, bounds, pts) })
+				rast.Draw(img, bounds, src, image.Point{})
 			}
 		}
 		for _, t := range ly.Triangles {
@@ -93,9 +191,9 @@ func (p *ImagePainter) Paint(img *image.RGBA, l *DrawList) {
 			if bounds.Empty() {
 				continue
 			}
-			p.beginShape(bounds)
-			p.addPolygon(bounds, t.Pts[:])
-			p.rast.Draw(img, bounds, image.NewUniform(t.Color), image.Point{})
+			beginShape(rast, bounds)
+			addPolygon(rast, bounds, t.Pts[:])
+			rast.Draw(img, bounds, image.NewUniform(t.Color), image.Point{})
 		}
 		for _, t := range ly.Texts {
 			if p.CacheText {
@@ -120,33 +218,37 @@ func (p *ImagePainter) hatchFrame(bounds image.Rectangle, h Hatch) *image.RGBA {
 	}
 	p.hatch, p.hatchFor = image.NewRGBA(bounds), h
 	r := Rect{X0: float32(bounds.Min.X), Y0: float32(bounds.Min.Y), X1: float32(bounds.Max.X), Y1: float32(bounds.Max.Y)}
-	p.beginShape(bounds)
-	HatchStripes(r, h, func(pts [][2]float32) { p.addPolygon(bounds, pts) })
+	beginShape(&p.rast, bounds)
+	HatchStripes(r, h, func(pts [][2]float32) { addPolygon(&p.rast, bounds, pts) })
 	p.rast.Draw(p.hatch, bounds, image.NewUniform(h.Color), image.Point{})
 	return p.hatch
 }
 
-// drawCachedText composites a label from its mask, rasterising the mask on first use.
+// mask returns the mask of a label, rasterising it on first use.
+func (p *ImagePainter) mask(f Font, b []byte) *textMask {
+	m, ok := p.masks[maskKey{f, string(b)}]
+	if ok {
+		return m
+	}
+	m = &textMask{}
+	face := p.face(f)
+	bounds, _ := font.BoundBytes(face, b)
+	x0, y0 := bounds.Min.X.Floor(), bounds.Min.Y.Floor()
+	x1, y1 := bounds.Max.X.Ceil(), bounds.Max.Y.Ceil()
+	if x1 > x0 && y1 > y0 {
+		m.mask = image.NewAlpha(image.Rect(0, 0, x1-x0, y1-y0))
+		m.dx, m.dy = x0, y0
+		d := font.Drawer{Dst: m.mask, Src: image.Opaque, Face: face, Dot: fixed.P(-x0, -y0)}
+		d.DrawBytes(b)
+	}
+	p.masks[maskKey{f, string(b)}] = m
+	return m
+}
+
+// drawCachedText composites a label from its mask, which prepare made.
 func (p *ImagePainter) drawCachedText(img *image.RGBA, t Text, b []byte) {
-	if p.masks == nil || len(p.masks) > maxMasks {
-		p.masks = map[maskKey]*textMask{}
-	}
-	m, ok := p.masks[maskKey{t.Font, string(b)}]
-	if !ok {
-		m = &textMask{}
-		face := p.face(t.Font)
-		bounds, _ := font.BoundBytes(face, b)
-		x0, y0 := bounds.Min.X.Floor(), bounds.Min.Y.Floor()
-		x1, y1 := bounds.Max.X.Ceil(), bounds.Max.Y.Ceil()
-		if x1 > x0 && y1 > y0 {
-			m.mask = image.NewAlpha(image.Rect(0, 0, x1-x0, y1-y0))
-			m.dx, m.dy = x0, y0
-			d := font.Drawer{Dst: m.mask, Src: image.Opaque, Face: face, Dot: fixed.P(-x0, -y0)}
-			d.DrawBytes(b)
-		}
-		p.masks[maskKey{t.Font, string(b)}] = m
-	}
-	if m.mask == nil {
+	m := p.masks[maskKey{t.Font, string(b)}]
+	if m == nil || m.mask == nil {
 		return
 	}
 	x := int(math.Round(float64(t.X))) + m.dx
@@ -164,19 +266,19 @@ func (p *ImagePainter) face(f Font) font.Face {
 	return face
 }
 
-func (p *ImagePainter) beginShape(bounds image.Rectangle) {
-	p.rast.Reset(bounds.Dx(), bounds.Dy())
-	p.rast.DrawOp = draw.Over
+func beginShape(rast *vector.Rasterizer, bounds image.Rectangle) {
+	rast.Reset(bounds.Dx(), bounds.Dy())
+	rast.DrawOp = draw.Over
 }
 
 // addPolygon adds a closed polygon in frame pixels to the rasteriser, whose origin is bounds.Min.
-func (p *ImagePainter) addPolygon(bounds image.Rectangle, pts [][2]float32) {
+func addPolygon(rast *vector.Rasterizer, bounds image.Rectangle, pts [][2]float32) {
 	ox, oy := float32(bounds.Min.X), float32(bounds.Min.Y)
-	p.rast.MoveTo(pts[0][0]-ox, pts[0][1]-oy)
+	rast.MoveTo(pts[0][0]-ox, pts[0][1]-oy)
 	for _, q := range pts[1:] {
-		p.rast.LineTo(q[0]-ox, q[1]-oy)
+		rast.LineTo(q[0]-ox, q[1]-oy)
 	}
-	p.rast.ClosePath()
+	rast.ClosePath()
 }
 
 // pixelRect is the pixels a Rect covers, its edges rounded to the nearest pixel boundary.

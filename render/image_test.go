@@ -1,0 +1,65 @@
+package render
+
+import (
+	"bytes"
+	"image"
+	"math/rand/v2"
+	"testing"
+
+	"flamedesk/timeline"
+)
+
+// PaintSplit, the window's painter, paints exactly what Paint paints: over random views (zoomed,
+// panned, scrolled so that header arrows and lane diamonds fall near the cut) of traces with
+// lanes, merged spans and labels, in both themes, frame after frame with its caches warm.
+func TestPaintSplitPaintsWhatPaintPaints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 6))
+	for _, elems := range [][]string{
+		{"fixtures", "generated", "gen-trace-small.json.gz"},
+		{"fixtures", "upstream", "devtools-cls-multiple-frames.json.gz"},
+		{"fixtures", "upstream", "devtools-slow-interaction-keydown.json.gz"},
+	} {
+		m := loadModel(t, elems...)
+		lo, hi := m.Bounds()
+		vp := timeline.NewViewport(lo, hi)
+		bld := NewBuilder(m)
+		whole, split := NewImagePainter(), NewImagePainter()
+		whole.CacheText, split.CacheText = true, true
+		var l DrawList
+		splits := 0
+		for i := range 40 {
+			w, h := 1600, 1000
+			if i%3 == 1 {
+				w, h = 1023, 777
+			}
+			vp.SetSize(float64(w), float64(h))
+			vp.SetContentHeight(m.ContentHeight())
+			vp.SetView(timeline.View{Start: lo, Span: hi - lo})
+			vp.ZoomAt(rng.Float64()*float64(w), 1/(1+rng.Float64()*50))
+			vp.Pan(rng.Float64()*4000 - 2000)
+			vp.SetScrollY(rng.Float64() * max(m.ContentHeight()-float64(h)/2, 0))
+			th := Light()
+			if i%2 == 1 {
+				th = Dark()
+			}
+			bld.Build(&l, vp, &Frame{Width: w, Height: h, Theme: th, Selection: timeline.NoEntry})
+			want := image.NewRGBA(image.Rect(0, 0, w, h))
+			got := image.NewRGBA(image.Rect(0, 0, w, h))
+			whole.Paint(want, &l)
+			split.PaintSplit(got, &l)
+			if _, ok := split.splitRow(&l, got.Bounds()); ok {
+				splits++
+			}
+			if !bytes.Equal(got.Pix, want.Pix) {
+				for j := range got.Pix {
+					if got.Pix[j] != want.Pix[j] {
+						t.Fatalf("%s, view %d: pixel (%d, %d) differs", elems[2], i, j/4%w, j/4/w)
+					}
+				}
+			}
+		}
+		if splits == 0 {
+			t.Errorf("%s: no frame was painted in two parts", elems[2])
+		}
+	}
+}
