@@ -2,10 +2,12 @@ package load
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -205,6 +207,17 @@ func (s *scanner) captured() (out []byte, overflow bool) {
 
 // peek skips whitespace and returns the next byte without consuming it; ok is false at the end.
 func (s *scanner) peek() (byte, bool) {
+	// The usual case, a value or delimiter right there, stays small enough to be inlined.
+	if s.pos < s.end {
+		if c := s.buf[s.pos]; c > ' ' {
+			return c, true
+		}
+	}
+	return s.peekPast()
+}
+
+// peekPast is peek's loop, past whitespace and across refills.
+func (s *scanner) peekPast() (byte, bool) {
 	for {
 		for s.pos < s.end {
 			c := s.buf[s.pos]
@@ -415,6 +428,23 @@ func (s *scanner) str0() ([]byte, error) {
 	var hi byte
 	for {
 		i, end, buf := s.pos, s.end, s.buf
+		// Eight bytes at a time while they are in the window: most strings are names and urls of
+		// tens of bytes, which a byte loop pays for one comparison at a time.
+		var hi8 uint64
+		for i+8 <= end {
+			w := binary.LittleEndian.Uint64(buf[i:])
+			if m := quoteOrBackslash(w); m != 0 {
+				n := bits.TrailingZeros64(m) >> 3
+				hi8 |= w & (1<<(n*8) - 1)
+				i += n
+				break
+			}
+			hi8 |= w
+			i += 8
+		}
+		if hi8&highBits != 0 {
+			hi = 0x80
+		}
 		for i < end {
 			c := buf[i]
 			if c == '"' {
@@ -439,6 +469,20 @@ func (s *scanner) str0() ([]byte, error) {
 			return nil, s.eofErr()
 		}
 	}
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// quoteOrBackslash has the high bit set in the first byte of w (little-endian) that is '"' or '\\',
+// and is 0 when there is none. Bytes after the first such one may be marked wrongly; they are
+// never looked at.
+func quoteOrBackslash(w uint64) uint64 {
+	q := w ^ ('"' * lowBits)
+	b := w ^ ('\\' * lowBits)
+	return ((q-lowBits)&^q | (b-lowBits)&^b) & highBits
 }
 
 // strSlow finishes a string with escapes into s.str; buf[start:pos] is its plain prefix.
