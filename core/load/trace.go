@@ -129,6 +129,7 @@ type loader struct {
 	strs      *core.Strings
 	ch        *core.RawChunks
 	frames    map[core.CallFrame]core.FrameID
+	frameMemo frameMemo
 	threads   map[threadKey]core.ThreadID
 	procName  map[int64]core.StrID
 	procSort  map[int64]int32
