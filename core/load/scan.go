@@ -750,19 +750,11 @@ func (s *scanner) fastInt() (v int64, delim byte, ok bool) {
 	if neg {
 		i++
 	}
-	start := i
-	var x int64
-	for ; i-start < 16; i++ {
-		c := buf[i]
-		if c < '0' || c > '9' {
-			break
-		}
-		x = x*10 + int64(c-'0')
-	}
-	n := i - start
+	x, n := digits16(buf, i)
 	if n == 0 || n > 15 {
 		return 0, 0, false
 	}
+	i += n
 	d := buf[i]
 	if d != ',' && d != ']' {
 		return 0, 0, false
@@ -788,18 +780,11 @@ func (s *scanner) fastNumber() (float64, bool) {
 	if neg {
 		i++
 	}
-	start := i
-	var x int64
-	for ; i-start < 16; i++ {
-		c := buf[i]
-		if c < '0' || c > '9' {
-			break
-		}
-		x = x*10 + int64(c-'0')
-	}
-	if n := i - start; n == 0 || n > 15 {
+	x, n := digits16(buf, i)
+	if n == 0 || n > 15 {
 		return 0, false
 	}
+	i += n
 	switch buf[i] {
 	case ',', '}', ']':
 	default:
@@ -814,6 +799,37 @@ func (s *scanner) fastNumber() (float64, bool) {
 	s.pos = i
 	return float64(x), true
 }
+
+// digits16 parses the run of ASCII digits at buf[i:], up to 16 of them, eight at a time; buf must
+// hold 16 bytes from i. n is the run's length (16 for 16 or more digits).
+func digits16(buf []byte, i int) (x int64, n int) {
+	w := binary.LittleEndian.Uint64(buf[i : i+8])
+	n = digitRun(w)
+	if n < 8 {
+		return int64(eightDigits(w << (64 - 8*n))), n // a shift by 64 gives 0
+	}
+	w2 := binary.LittleEndian.Uint64(buf[i+8 : i+16])
+	m := digitRun(w2)
+	return int64(eightDigits(w))*pow10[m] + int64(eightDigits(w2<<(64-8*m))), 8 + m
+}
+
+// digitRun is the number of ASCII digits at the start of w (little-endian), 0 to 8. A byte is a
+// digit when it and it plus 6 both have 3 as their high nibble; the carry out of a non-digit
+// byte can only disturb the bytes after it.
+func digitRun(w uint64) int {
+	t := w&(0xf0*lowBits) | (w+6*lowBits)&(0xf0*lowBits)>>4
+	return bits.TrailingZeros64(t^(0x33*lowBits)) >> 3
+}
+
+// eightDigits converts eight ASCII digits, the first in the low byte, to their value; zero bytes
+// count as leading zeros.
+func eightDigits(w uint64) uint64 {
+	w = (w & (0x0f * lowBits)) * (1 + 10<<8) >> 8
+	w = (w & 0x00ff00ff00ff00ff) * (1 + 100<<16) >> 16
+	return (w & 0x0000ffff0000ffff) * (1 + 10000<<32) >> 32
+}
+
+var pow10 = [9]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
 
 // integer reads a value that should be an integral number (a node id). ok is false, with the value
 // consumed, for anything else.
@@ -855,6 +871,13 @@ func (s *scanner) skipString() error {
 	s.pos++
 	for {
 		i, end, buf := s.pos, s.end, s.buf
+		for i+8 <= end {
+			if m := quoteOrBackslash(binary.LittleEndian.Uint64(buf[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
 		for i < end {
 			c := buf[i]
 			if c == '"' {
