@@ -28,7 +28,7 @@ type frameMemo struct {
 // memo when the object sits whole in the window.
 func (l *loader) firstCallFrame(cf *frameFields) error {
 	s := l.s
-	end, ok := s.flatObjectEnd(maxMemoFrame)
+	end, ok := s.objectEndGuess(maxMemoFrame)
 	if !ok {
 		return l.callFrame(cf)
 	}
@@ -42,8 +42,9 @@ func (l *loader) firstCallFrame(cf *frameFields) error {
 	if err := l.callFrame(cf); err != nil {
 		return err
 	}
-	// Remembered only when the window has not moved (the bytes are still at start) and reading
-	// counted no repaired string, which a second reading would have counted again.
+	// Remembered only when reading ended at the guessed end (so the bytes are the whole object),
+	// the window has not moved (they are still at start) and reading counted no repaired string,
+	// which a second reading would have counted again.
 	if s.base != base || s.pos != end || s.badUTF8 != repaired || m.bytes+end-start > maxMemoBytes {
 		return nil
 	}
@@ -56,11 +57,11 @@ func (l *loader) firstCallFrame(cf *frameFields) error {
 	return nil
 }
 
-// flatObjectEnd finds the end of the object that starts at pos, when it holds no object, array
-// or escape, is at most limit bytes long and ends inside the window: it returns the index just
-// past its '}'. It moves nothing and reads nothing more. (The searches are the library's
-// vectorised ones: a byte loop here cost more than the reading it saves.)
-func (s *scanner) flatObjectEnd(limit int) (end int, ok bool) {
+// objectEndGuess returns the index just past the first '}' at most limit bytes after pos, when
+// the byte at pos is '{' and that '}' is inside the window. The guess need not be the object's end
+// (a '}' may sit in a string or close a nested object): a memo entry is only made when reading
+// the object ended there, so bytes equal to an entry's end where it did.
+func (s *scanner) objectEndGuess(limit int) (end int, ok bool) {
 	buf := s.buf[s.pos:min(s.end, s.pos+limit)]
 	if len(buf) == 0 || buf[0] != '{' {
 		return 0, false
@@ -69,14 +70,5 @@ func (s *scanner) flatObjectEnd(limit int) (end int, ok bool) {
 	if j < 0 {
 		return 0, false
 	}
-	in := buf[1:j]
-	// Without a backslash every quote opens or closes a string: an even number of them puts the
-	// '}' outside any string. A '{' or '[' anywhere (even in a string) is left to the reader.
-	if bytes.IndexByte(in, '\\') >= 0 || bytes.IndexByte(in, '{') >= 0 || bytes.IndexByte(in, '[') >= 0 ||
-		bytes.Count(in, quote)%2 != 0 {
-		return 0, false
-	}
 	return s.pos + j + 1, true
 }
-
-var quote = []byte{'"'}

@@ -10,7 +10,8 @@ import (
 // TestRepeatedCallFramesReadAsWhenFirstSeen loads call frame objects that repeat byte for byte,
 // which the loader reads once and remembers, in the cases where remembering could go wrong: a
 // frame repaired for invalid UTF-8 (counted at each reading), a node with two callFrame members
-// (the second completes the first), a '}' inside a string and an escape (not remembered).
+// (the second completes the first), a '}' inside a string (the first '}' is not the end) and an
+// escape.
 func TestRepeatedCallFramesReadAsWhenFirstSeen(t *testing.T) {
 	plain := `{"codeType":"JS","columnNumber":4,"functionName":"f","lineNumber":3,"scriptId":7,"url":"a.js"}`
 	bad := "{\"functionName\":\"b\xffd\",\"scriptId\":7,\"url\":\"a.js\"}"

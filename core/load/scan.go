@@ -430,16 +430,16 @@ func (s *scanner) str0() ([]byte, error) {
 		i, end, buf := s.pos, s.end, s.buf
 		// Eight bytes at a time while they are in the window: most strings are names and urls of
 		// tens of bytes, which a byte loop pays for one comparison at a time.
+		// The high bits are gathered from whole words, the bytes past the quote included: one of
+		// them set in vain only costs a UTF-8 check that passes.
 		var hi8 uint64
 		for i+8 <= end {
 			w := binary.LittleEndian.Uint64(buf[i:])
+			hi8 |= w
 			if m := quoteOrBackslash(w); m != 0 {
-				n := bits.TrailingZeros64(m) >> 3
-				hi8 |= w & (1<<(n*8) - 1)
-				i += n
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
-			hi8 |= w
 			i += 8
 		}
 		if hi8&highBits != 0 {
