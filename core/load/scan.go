@@ -297,19 +297,20 @@ func (s *scanner) objectStart() (empty bool, err error) {
 func (s *scanner) key() ([]byte, error) {
 	// The usual key: ASCII without escapes, at most 15 bytes, its colon right after it, all in
 	// the window. Such a key needs no UTF-8 check and no copy.
-	if i := s.pos; i+18 <= s.end && s.buf[i] == '"' {
-		w := binary.LittleEndian.Uint64(s.buf[i+1 : i+9])
+	if i := s.pos; i+18 <= s.end {
+		b := s.buf[i : i+18 : i+18]
+		w := binary.LittleEndian.Uint64(b[1:9])
 		n := 0
 		m := quoteOrBackslash(w)
 		if m == 0 && w&highBits == 0 {
-			w = binary.LittleEndian.Uint64(s.buf[i+9 : i+17])
+			w = binary.LittleEndian.Uint64(b[9:17])
 			n, m = 8, quoteOrBackslash(w)
 		}
-		if m != 0 {
+		if m != 0 && b[0] == '"' {
 			n += bits.TrailingZeros64(m) >> 3
-			if j := i + 1 + n; s.buf[j] == '"' && s.buf[j+1] == ':' && w&(m-1)&highBits == 0 {
-				s.pos = j + 2
-				return s.buf[i+1 : j], nil
+			if b[n+1] == '"' && b[n+2] == ':' && w&(m-1)&highBits == 0 {
+				s.pos = i + n + 3
+				return b[1 : n+1], nil
 			}
 		}
 	}
