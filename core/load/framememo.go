@@ -72,3 +72,9 @@ func (s *scanner) objectEndGuess(limit int) (end int, ok bool) {
 	}
 	return s.pos + j + 1, true
 }
+
+// drop lets the memo go once the input is read, before the profiles and tracks are built.
+func (m *frameMemo) drop(b *budget) {
+	b.release(int64(m.bytes + memoOverhead*len(m.fields)))
+	*m = frameMemo{}
+}

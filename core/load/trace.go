@@ -1262,6 +1262,7 @@ type internEntry struct {
 
 // finish applies process-level metadata to every thread and turns the counters into warnings.
 func (l *loader) finish() {
+	l.frameMemo.drop(l.mem)
 	if !l.takeLater {
 		l.cols.take(l.mem, &l.tr.Events)
 	}
