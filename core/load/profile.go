@@ -315,8 +315,12 @@ func (l *loader) node(depth int) (int, error) {
 				}
 				break
 			}
+			read := l.callFrame
+			if flags&core.NodeHasCallFrame == 0 {
+				read = l.firstCallFrame // cf is still empty: the memo's fields are what it would get
+			}
 			flags |= core.NodeHasCallFrame
-			if err := l.callFrame(&cf); err != nil {
+			if err := read(&cf); err != nil {
 				return n, err
 			}
 		case "functionName", "url", "scriptId", "lineNumber", "columnNumber", "codeType":

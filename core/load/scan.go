@@ -2,10 +2,12 @@ package load
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -205,6 +207,17 @@ func (s *scanner) captured() (out []byte, overflow bool) {
 
 // peek skips whitespace and returns the next byte without consuming it; ok is false at the end.
 func (s *scanner) peek() (byte, bool) {
+	// The usual case, a value or delimiter right there, stays small enough to be inlined.
+	if s.pos < s.end {
+		if c := s.buf[s.pos]; c > ' ' {
+			return c, true
+		}
+	}
+	return s.peekPast()
+}
+
+// peekPast is peek's loop, past whitespace and across refills.
+func (s *scanner) peekPast() (byte, bool) {
 	for {
 		for s.pos < s.end {
 			c := s.buf[s.pos]
@@ -282,6 +295,25 @@ func (s *scanner) objectStart() (empty bool, err error) {
 
 // key reads an object key and its colon. The key is valid until the next scanner call.
 func (s *scanner) key() ([]byte, error) {
+	// The usual key: ASCII without escapes, at most 15 bytes, its colon right after it, all in
+	// the window. Such a key needs no UTF-8 check and no copy.
+	if i := s.pos; i+18 <= s.end {
+		b := s.buf[i : i+18 : i+18]
+		w := binary.LittleEndian.Uint64(b[1:9])
+		n := 0
+		m := quoteOrBackslash(w)
+		if m == 0 && w&highBits == 0 {
+			w = binary.LittleEndian.Uint64(b[9:17])
+			n, m = 8, quoteOrBackslash(w)
+		}
+		if m != 0 && b[0] == '"' {
+			n += bits.TrailingZeros64(m) >> 3
+			if b[n+1] == '"' && b[n+2] == ':' && w&(m-1)&highBits == 0 {
+				s.pos = i + n + 3
+				return b[1 : n+1], nil
+			}
+		}
+	}
 	if s.pos >= s.end || s.buf[s.pos] != '"' {
 		c, ok := s.peek()
 		if !ok {
@@ -415,6 +447,23 @@ func (s *scanner) str0() ([]byte, error) {
 	var hi byte
 	for {
 		i, end, buf := s.pos, s.end, s.buf
+		// Eight bytes at a time while they are in the window: most strings are names and urls of
+		// tens of bytes, which a byte loop pays for one comparison at a time.
+		// The high bits are gathered from whole words, the bytes past the quote included: one of
+		// them set in vain only costs a UTF-8 check that passes.
+		var hi8 uint64
+		for i+8 <= end {
+			w := binary.LittleEndian.Uint64(buf[i:])
+			hi8 |= w
+			if m := quoteOrBackslash(w); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if hi8&highBits != 0 {
+			hi = 0x80
+		}
 		for i < end {
 			c := buf[i]
 			if c == '"' {
@@ -439,6 +488,20 @@ func (s *scanner) str0() ([]byte, error) {
 			return nil, s.eofErr()
 		}
 	}
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// quoteOrBackslash has the high bit set in the first byte of w (little-endian) that is '"' or '\\',
+// and is 0 when there is none. Bytes after the first such one may be marked wrongly; they are
+// never looked at.
+func quoteOrBackslash(w uint64) uint64 {
+	q := w ^ ('"' * lowBits)
+	b := w ^ ('\\' * lowBits)
+	return ((q-lowBits)&^q | (b-lowBits)&^b) & highBits
 }
 
 // strSlow finishes a string with escapes into s.str; buf[start:pos] is its plain prefix.
@@ -706,19 +769,11 @@ func (s *scanner) fastInt() (v int64, delim byte, ok bool) {
 	if neg {
 		i++
 	}
-	start := i
-	var x int64
-	for ; i-start < 16; i++ {
-		c := buf[i]
-		if c < '0' || c > '9' {
-			break
-		}
-		x = x*10 + int64(c-'0')
-	}
-	n := i - start
+	x, n := digits16(buf, i)
 	if n == 0 || n > 15 {
 		return 0, 0, false
 	}
+	i += n
 	d := buf[i]
 	if d != ',' && d != ']' {
 		return 0, 0, false
@@ -744,18 +799,11 @@ func (s *scanner) fastNumber() (float64, bool) {
 	if neg {
 		i++
 	}
-	start := i
-	var x int64
-	for ; i-start < 16; i++ {
-		c := buf[i]
-		if c < '0' || c > '9' {
-			break
-		}
-		x = x*10 + int64(c-'0')
-	}
-	if n := i - start; n == 0 || n > 15 {
+	x, n := digits16(buf, i)
+	if n == 0 || n > 15 {
 		return 0, false
 	}
+	i += n
 	switch buf[i] {
 	case ',', '}', ']':
 	default:
@@ -770,6 +818,37 @@ func (s *scanner) fastNumber() (float64, bool) {
 	s.pos = i
 	return float64(x), true
 }
+
+// digits16 parses the run of ASCII digits at buf[i:], up to 16 of them, eight at a time; buf must
+// hold 16 bytes from i. n is the run's length (16 for 16 or more digits).
+func digits16(buf []byte, i int) (x int64, n int) {
+	w := binary.LittleEndian.Uint64(buf[i : i+8])
+	n = digitRun(w)
+	if n < 8 {
+		return int64(eightDigits(w << (64 - 8*n))), n // a shift by 64 gives 0
+	}
+	w2 := binary.LittleEndian.Uint64(buf[i+8 : i+16])
+	m := digitRun(w2)
+	return int64(eightDigits(w))*pow10[m] + int64(eightDigits(w2<<(64-8*m))), 8 + m
+}
+
+// digitRun is the number of ASCII digits at the start of w (little-endian), 0 to 8. A byte is a
+// digit when it and it plus 6 both have 3 as their high nibble; the carry out of a non-digit
+// byte can only disturb the bytes after it.
+func digitRun(w uint64) int {
+	t := w&(0xf0*lowBits) | (w+6*lowBits)&(0xf0*lowBits)>>4
+	return bits.TrailingZeros64(t^(0x33*lowBits)) >> 3
+}
+
+// eightDigits converts eight ASCII digits, the first in the low byte, to their value; zero bytes
+// count as leading zeros.
+func eightDigits(w uint64) uint64 {
+	w = (w & (0x0f * lowBits)) * (1 + 10<<8) >> 8
+	w = (w & 0x00ff00ff00ff00ff) * (1 + 100<<16) >> 16
+	return (w & 0x0000ffff0000ffff) * (1 + 10000<<32) >> 32
+}
+
+var pow10 = [9]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
 
 // integer reads a value that should be an integral number (a node id). ok is false, with the value
 // consumed, for anything else.
@@ -811,6 +890,13 @@ func (s *scanner) skipString() error {
 	s.pos++
 	for {
 		i, end, buf := s.pos, s.end, s.buf
+		for i+8 <= end {
+			if m := quoteOrBackslash(binary.LittleEndian.Uint64(buf[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
 		for i < end {
 			c := buf[i]
 			if c == '"' {

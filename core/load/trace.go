@@ -129,6 +129,7 @@ type loader struct {
 	strs      *core.Strings
 	ch        *core.RawChunks
 	frames    map[core.CallFrame]core.FrameID
+	frameMemo frameMemo
 	threads   map[threadKey]core.ThreadID
 	procName  map[int64]core.StrID
 	procSort  map[int64]int32
@@ -1261,6 +1262,7 @@ type internEntry struct {
 
 // finish applies process-level metadata to every thread and turns the counters into warnings.
 func (l *loader) finish() {
+	l.frameMemo.drop(l.mem)
 	if !l.takeLater {
 		l.cols.take(l.mem, &l.tr.Events)
 	}
