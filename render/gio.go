@@ -442,8 +442,12 @@ func (p *GioPainter) paintBarsAsImage(ops *op.Ops, l *DrawList) {
 	}
 	p.imgPnt.Paint(img, &p.imgList)
 	// A new ImageOp each frame: Gio takes an image as immutable and uploads it again only for a
-	// new op.
-	paint.NewImageOp(img).Add(ops)
+	// new op. The image is drawn one to one, so nearest filtering shows the same pixels, and it
+	// spares Gio building mipmaps of a window-sized texture at every upload, which the default
+	// linear filter does.
+	bars := paint.NewImageOp(img)
+	bars.Filter = paint.FilterNearest
+	bars.Add(ops)
 	paint.PaintOp{}.Add(ops)
 }
 
