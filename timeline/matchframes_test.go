@@ -9,16 +9,7 @@ import (
 // TestMatchFramesFindsEveryCallOfAFunction marks the frames of one function of a real trace and
 // checks that exactly its ProfileCalls are found, in time order, and that Contains agrees.
 func TestMatchFramesFindsEveryCallOfAFunction(t *testing.T) {
-	tr := loadFixture(t, "generated", "gen-trace-small.json.gz")
-	m := New(tr)
-	name, ok := tr.Strings.Lookup("parse")
-	if !ok {
-		t.Fatal(`the fixture has no function "parse"`)
-	}
-	hit := make([]bool, len(tr.Frames))
-	for i, f := range tr.Frames {
-		hit[i] = f.FunctionName == name
-	}
+	tr, m, name, hit := parseFramesOfSmallTrace(t)
 	r := m.MatchFrames("parse", hit)
 
 	want := 0
@@ -47,16 +38,7 @@ func TestMatchFramesFindsEveryCallOfAFunction(t *testing.T) {
 // TestMarkFramesMarksWhatMatchFramesFinds: the highlight's unlisted result counts and marks the
 // same entries, and the same spans of every level, as the listed one.
 func TestMarkFramesMarksWhatMatchFramesFinds(t *testing.T) {
-	tr := loadFixture(t, "generated", "gen-trace-small.json.gz")
-	m := New(tr)
-	name, ok := tr.Strings.Lookup("parse")
-	if !ok {
-		t.Fatal(`the fixture has no function "parse"`)
-	}
-	hit := make([]bool, len(tr.Frames))
-	for i, f := range tr.Frames {
-		hit[i] = f.FunctionName == name
-	}
+	_, m, _, hit := parseFramesOfSmallTrace(t)
 	listed, marked := m.MatchFrames("parse", hit), m.MarkFrames("parse", hit)
 	if marked.Matches != nil || marked.Len() != listed.Len() || listed.Len() == 0 {
 		t.Fatalf("marked %d (listing %d), listed %d", marked.Len(), len(marked.Matches), listed.Len())
@@ -76,4 +58,20 @@ func TestMarkFramesMarksWhatMatchFramesFinds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// parseFramesOfSmallTrace loads gen-trace-small and marks the frames of its function "parse".
+func parseFramesOfSmallTrace(t *testing.T) (*core.Trace, *Model, core.StrID, []bool) {
+	t.Helper()
+	tr := loadFixture(t, "generated", "gen-trace-small.json.gz")
+	m := New(tr)
+	name, ok := tr.Strings.Lookup("parse")
+	if !ok {
+		t.Fatal(`the fixture has no function "parse"`)
+	}
+	hit := make([]bool, len(tr.Frames))
+	for i, f := range tr.Frames {
+		hit[i] = f.FunctionName == name
+	}
+	return tr, m, name, hit
 }
