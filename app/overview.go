@@ -122,6 +122,9 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 	size := image.Pt(gtx.Constraints.Max.X, h)
 	o.width = size.X
 	if d == nil {
+		// Before the first document the strip is empty and shows the window's Bg, as it did when
+		// the window was cleared to Bg; with a document it is drawn on the window's clear, Panel.
+		paint.FillShape(gtx.Ops, e.th.Bg, clip.Rect{Max: size}.Op())
 		return layout.Dimensions{Size: size}
 	}
 	if o.doc != d || o.theme == nil || *o.theme != e.th.Colors {
@@ -175,7 +178,7 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 	}
 
 	defer clip.Rect{Max: size}.Push(gtx.Ops).Pop()
-	paint.Fill(gtx.Ops, e.th.Panel)
+	// No background: the window is cleared to Panel (ui.frame).
 	// The activity picture, scaled from buckets × rows to where the trace's bounds fall on the
 	// view's axis: the whole strip, unless a comparison widened the axis (comparechart.go).
 	lo, hi := d.model.Bounds()

@@ -73,7 +73,7 @@ func (p *bottomPanel) layout(gtx layout.Context, e env) layout.Dimensions {
 		}
 	}
 	size := gtx.Constraints.Max
-	paint.FillShape(gtx.Ops, e.th.Panel, clip.Rect{Max: size}.Op())
+	// No background: the window is cleared to Panel (ui.frame).
 	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Max: image.Pt(size.X, gtx.Dp(2))}.Op())
 	handle := clip.Rect{Max: image.Pt(size.X, gtx.Dp(5))}.Push(gtx.Ops)
 	pointer.CursorRowResize.Add(gtx.Ops)

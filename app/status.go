@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"image"
-	"image/color"
 
 	"gioui.org/layout"
 	"gioui.org/op"
@@ -14,11 +13,6 @@ import (
 )
 
 const statusHeight = 24 // dp
-
-// fillRect paints a rectangle of size from the top-left.
-func fillRect(gtx layout.Context, c color.NRGBA, size image.Point) {
-	paint.FillShape(gtx.Ops, c, clip.Rect{Max: size}.Op())
-}
 
 // statusBar is the bottom row: load time, counts and warnings. Clicking it lists the warnings.
 type statusBar struct {
@@ -41,7 +35,7 @@ func (s *statusBar) layout(gtx layout.Context, e env, failed bool) layout.Dimens
 		}
 	}
 	h := gtx.Dp(statusHeight)
-	fillRect(gtx, e.th.Panel, image.Pt(gtx.Constraints.Max.X, h))
+	// No background: the window is cleared to Panel (ui.frame).
 	gtx.Constraints.Min.Y, gtx.Constraints.Max.Y = h, h
 	text, warn := "No file", ""
 	if d != nil {

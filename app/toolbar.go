@@ -108,7 +108,7 @@ func (t *toolbar) layout(gtx layout.Context, e env, dialogUp bool, search layout
 		})
 	}
 	h := gtx.Dp(toolbarHeight)
-	fillRect(gtx, e.th.Panel, image.Pt(gtx.Constraints.Max.X, h))
+	// No background: the window is cleared to Panel (ui.frame).
 	gtx.Constraints.Min.Y, gtx.Constraints.Max.Y = h, h
 	gap := layout.Rigid(layout.Spacer{Width: unit.Dp(6)}.Layout)
 	timing := "JS timing: sampled"
