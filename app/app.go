@@ -435,7 +435,10 @@ func (u *ui) frame(gtx layout.Context) {
 
 	u.poll()
 	u.laidOut = false
-	u.chromeFresh = !u.chart.pointerInside || !gtx.Focused(u) || u.loading || u.focusPending
+	// A load in progress does not refresh the chrome: nothing in it shows the load (the loading
+	// card is drawn on top, outside the cache), and laying the panels out anew in every frame
+	// while a second file loads cost CPU taken from both the frame and the load.
+	u.chromeFresh = !u.chart.pointerInside || !gtx.Focused(u) || u.focusPending
 	u.handleKeys(gtx)
 	if u.doc != nil && u.nav.step(u.doc, now, dt) {
 		gtx.Execute(op.InvalidateCmd{})
