@@ -30,7 +30,9 @@ type overview struct {
 	doc   *document
 	theme *theme.Colors
 	img   paint.ImageOp
+	src   *image.NRGBA // what img shows, for the composite (overviewstrip.go)
 	rows  int
+	strip overviewStrip
 
 	dragging     bool
 	selX0, selX1 float32
@@ -112,6 +114,7 @@ func (o *overview) build(d *document, c *theme.Colors) {
 			img.SetNRGBA(x, y, theme.Mix(bg, fg, math.Min(v, 1)))
 		}
 	}
+	o.src = img
 	o.img = paint.NewImageOp(img)
 	o.img.Filter = paint.FilterLinear
 }
@@ -185,33 +188,44 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 	left := toX(lo - vp.Origin())
 	sx := (toX(math.Max(hi-lo, 1)+lo-vp.Origin()) - left) / overviewBuckets
 	sy := float32(h-gtx.Dp(4)) / float32(o.rows)
+	v := vp.View()
+	x0, x1 := int(toX(v.Start)), int(math.Ceil(float64(toX(v.Start+v.Span))))
+	x1 = max(x1, x0+2)
+	selA, selB := int(min(o.selX0, o.selX1)), int(max(o.selX0, o.selX1))
+	if canCompositeOverview(size.X, left, sx, sy) {
+		top := gtx.Dp(2)
+		o.strip.strip(size, o.src, top, top+h-gtx.Dp(4), e.th.Panel, e.th.Accent, e.th.Border,
+			x0, x1, o.dragging, selA, selB).Add(gtx.Ops)
+		paint.PaintOp{}.Add(gtx.Ops)
+	} else {
+		o.paintOps(gtx, e, size, left, sx, sy, x0, x1, selA, selB)
+	}
+	event.Op(gtx.Ops, o)
+	pointer.CursorPointer.Add(gtx.Ops)
+	o.layoutOverviewPeek(gtx, e, d, total)
+	return layout.Dimensions{Size: size}
+}
+
+// paintOps draws the strip as Gio ops, where the composite cannot (overviewstrip.go): a
+// comparison widened the axis, or the strip is narrower than the picture.
+func (o *overview) paintOps(gtx layout.Context, e env, size image.Point, left, sx, sy float32, x0, x1, selA, selB int) {
+	h := size.Y
 	st := op.Affine(f32.Affine2D{}.Scale(f32.Point{}, f32.Pt(sx, sy)).Offset(f32.Pt(left, float32(gtx.Dp(2))))).Push(gtx.Ops)
 	o.img.Add(gtx.Ops)
 	paint.PaintOp{}.Add(gtx.Ops)
 	st.Pop()
 	// Shade what is outside the view, and frame the view.
-	v := vp.View()
-	x0, x1 := int(toX(v.Start)), int(math.Ceil(float64(toX(v.Start+v.Span))))
-	x1 = max(x1, x0+2)
-	shade := color.NRGBA{A: 0x50}
+	shade := color.NRGBA{A: overviewShade}
 	paint.FillShape(gtx.Ops, shade, clip.Rect{Max: image.Pt(x0, h)}.Op())
 	paint.FillShape(gtx.Ops, shade, clip.Rect{Min: image.Pt(x1, 0), Max: size}.Op())
 	// The frame is four rectangles rather than a stroked path: rectangles are what software GL
 	// draws fastest.
-	for _, r := range []image.Rectangle{
-		{Min: image.Pt(x0, 0), Max: image.Pt(x1, 2)}, {Min: image.Pt(x0, h-2), Max: image.Pt(x1, h)},
-		{Min: image.Pt(x0, 0), Max: image.Pt(x0+2, h)}, {Min: image.Pt(x1-2, 0), Max: image.Pt(x1, h)},
-	} {
+	for _, r := range overviewFrame(x0, x1, h) {
 		paint.FillShape(gtx.Ops, e.th.Accent, clip.Rect(r).Op())
 	}
 	if o.dragging {
-		a, b := int(min(o.selX0, o.selX1)), int(max(o.selX0, o.selX1))
-		paint.FillShape(gtx.Ops, color.NRGBA{R: e.th.Accent.R, G: e.th.Accent.G, B: e.th.Accent.B, A: 0x40},
-			clip.Rect{Min: image.Pt(a, 0), Max: image.Pt(b, h)}.Op())
+		paint.FillShape(gtx.Ops, color.NRGBA{R: e.th.Accent.R, G: e.th.Accent.G, B: e.th.Accent.B, A: overviewSelAlpha},
+			clip.Rect{Min: image.Pt(selA, 0), Max: image.Pt(selB, h)}.Op())
 	}
 	paint.FillShape(gtx.Ops, e.th.Border, clip.Rect{Min: image.Pt(0, h-1), Max: size}.Op())
-	event.Op(gtx.Ops, o)
-	pointer.CursorPointer.Add(gtx.Ops)
-	o.layoutOverviewPeek(gtx, e, d, total)
-	return layout.Dimensions{Size: size}
 }

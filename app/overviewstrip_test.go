@@ -1,0 +1,83 @@
+package app
+
+import (
+	"image"
+	"math/rand/v2"
+	"testing"
+
+	"gioui.org/gpu/headless"
+	"gioui.org/layout"
+	"gioui.org/op"
+	"gioui.org/op/paint"
+	"gioui.org/unit"
+
+	"flamedesk/app/theme"
+)
+
+// TestOverviewCompositeMatchesTheGPU draws the overview strip both ways, as Gio ops on Gio's
+// headless GPU and as the CPU composite, and compares them pixel by pixel: the composite must
+// show what the ops showed, to within the GPU's rounding.
+func TestOverviewCompositeMatchesTheGPU(t *testing.T) {
+	const w, h = 1300, 56
+	win, err := headless.NewWindow(w, h)
+	if err != nil {
+		t.Skipf("no GPU context for Gio's headless window: %v", err)
+	}
+	defer win.Release()
+	th := theme.New(false)
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := image.NewNRGBA(image.Rect(0, 0, overviewBuckets, 5))
+	for y := range 5 {
+		for x := range overviewBuckets {
+			// Runs of alike buckets, as busy and idle stretches are, with sharp edges between.
+			if x%37 == 0 || y > 0 && x%53 == 0 {
+				src.SetNRGBA(x, y, theme.Mix(th.Panel, th.Accent, rng.Float64()))
+			} else {
+				src.SetNRGBA(x, y, src.NRGBAAt(max(x-1, 0), y))
+			}
+		}
+	}
+	o := &overview{src: src, rows: 5, img: paint.NewImageOp(src)}
+	o.img.Filter = paint.FilterLinear
+	e := env{th: th}
+	gtx := layout.Context{Metric: unit.Metric{PxPerDp: 1, PxPerSp: 1}, Constraints: layout.Exact(image.Pt(w, h))}
+	top, bottom := gtx.Dp(2), h-gtx.Dp(2)
+	sx, sy := float32(w)/overviewBuckets, float32(bottom-top)/5
+	if !canCompositeOverview(w, 0, sx, sy) {
+		t.Fatalf("a strip %d px wide over the whole axis is not composited", w)
+	}
+	for _, c := range []struct {
+		x0, x1     int
+		selecting  bool
+		selA, selB int
+	}{{400, 900, false, 0, 0}, {-30, 2, true, 100, 700}, {1250, 1400, true, 1200, 1300}} {
+		var ops op.Ops
+		gtx.Ops = &ops
+		paint.Fill(&ops, th.Panel) // the window's clear
+		o.dragging = c.selecting
+		o.paintOps(gtx, e, image.Pt(w, h), 0, sx, sy, c.x0, c.x1, c.selA, c.selB)
+		if err := win.Frame(&ops); err != nil {
+			t.Fatal(err)
+		}
+		gpu := image.NewRGBA(image.Rect(0, 0, w, h))
+		if err := win.Screenshot(gpu); err != nil {
+			t.Fatal(err)
+		}
+		var s overviewStrip
+		s.strip(image.Pt(w, h), src, top, bottom, th.Panel, th.Accent, th.Border, c.x0, c.x1, c.selecting, c.selA, c.selB)
+		cpu := s.imgs[0]
+		worst, differ := 0, 0
+		for i := range gpu.Pix {
+			d := int(gpu.Pix[i]) - int(cpu.Pix[i])
+			d = max(d, -d)
+			worst = max(worst, d)
+			if d > 0 {
+				differ++
+			}
+		}
+		if worst > 2 {
+			t.Errorf("view %d..%d, selection %v %d..%d: a channel differs by %d between the GPU and the composite", c.x0, c.x1, c.selecting, c.selA, c.selB, worst)
+		}
+		t.Logf("view %d..%d: %d of %d channels differ, by at most %d", c.x0, c.x1, differ, len(gpu.Pix), worst)
+	}
+}
