@@ -473,8 +473,16 @@ func (u *ui) frame(gtx layout.Context) {
 		off.Pop()
 	}
 	u.chart.origin = image.Pt(0, tbH+ovH)
-	place(gtx, tbH+ovH, chartH, func(gtx layout.Context) { u.layoutCharts(gtx, e) })
-	place(gtx, tbH, ovH, func(gtx layout.Context) { u.overview.layout(gtx, e) })
+	// What the chart and the overview draw beyond their areas (a peek below the overview reaches
+	// into the chart) is clipped where the chrome's backgrounds used to cover it.
+	place(gtx, tbH+ovH, chartH, func(gtx layout.Context) {
+		defer clip.Rect{Max: gtx.Constraints.Max}.Push(gtx.Ops).Pop()
+		u.layoutCharts(gtx, e)
+	})
+	place(gtx, tbH, ovH, func(gtx layout.Context) {
+		defer clip.Rect{Max: image.Pt(size.X, ovH+chartH)}.Push(gtx.Ops).Pop()
+		u.overview.layout(gtx, e)
+	})
 	// The chrome is replayed while it cannot have changed (chromecache.go).
 	ck := u.chromeKey(size)
 	// The chart went first: when the pointer left it in this frame, the chrome is laid out anew
