@@ -561,15 +561,18 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, c *calls
 	var stack []open
 	deep, k, calls := 0, 0, 0
 	ei, ci := 0, 0
+	// x is call ci and xts its start, read once however many events go before it.
+	var x call
+	var xts float64
+	read := -1
 	for ei < len(es) || ci < c.len() {
 		var isCall bool
 		var ts, dur float64
-		var x call
-		var xts float64
 		haveCall := ci < c.len()
-		if haveCall {
+		if haveCall && read != ci {
 			x = c.at(int32(ci))
 			xts = c.ts(x)
+			read = ci
 		}
 		switch {
 		case !haveCall:

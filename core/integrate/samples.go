@@ -158,6 +158,8 @@ type integrator struct {
 	// openEpoch[k] is the truncation count when open[k] was pushed: a later truncation has
 	// stamped its duration.
 	openEpoch []uint32
+	// openStart[k] is where open[k] starts (calls.ts of it), kept at hand for truncate.
+	openStart []float64
 	segs      []segment
 	locks     []int32
 	fake      bool // samples are taken although no JS invocation event is open
@@ -187,18 +189,18 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 	}
 	// The samples are walked in place (their times are in order): si is the next one that is
 	// not a hole, for which DevTools makes no call.
+	// upcoming is sample si with its time, worked out once however many events go before it.
 	si, nSamples := -1, len(p.Samples)
+	var upcoming sampleCall
 	nextSample := func() {
 		for si++; si < nSamples; si++ {
 			if n := p.Samples[si]; n >= 0 && int(n) < len(p.NodeID) {
+				upcoming = sampleCall{ts: devtoolsMicros(p.Timestamps[si]), sample: int32(si)}
 				return
 			}
 		}
 	}
 	nextSample()
-	sampleAt := func(i int) sampleCall {
-		return sampleCall{ts: devtoolsMicros(p.Timestamps[i]), sample: int32(i)}
-	}
 
 	var evStack []int32 // open trace events, as indexes into entries
 	ei := 0
@@ -216,10 +218,7 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 		}
 		var isSample bool
 		var ts float64
-		var s sampleCall
-		if si < nSamples {
-			s = sampleAt(si)
-		}
+		s := upcoming
 		if si >= nSamples {
 			isSample = false
 		} else if ei >= len(entries) {
