@@ -138,7 +138,7 @@ func BenchmarkStageTreify(b *testing.B) {
 					traceIDs++
 				}
 			}
-			treify(tr, j.thread, sorted[i], traceIDs, &c, p, j.profile, &w)
+			treify(tr, j.thread, sorted[i], traceIDs, []calls{c}, p, j.profile, &w)
 		}
 	}
 }
