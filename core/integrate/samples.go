@@ -294,9 +294,9 @@ func integratePart(ctx context.Context, tr *core.Trace, part walkPart, px *profi
 
 // walkPart is a stretch of a thread's walk: its entries and samples [from, to). A walk is cut
 // only where it holds nothing over: at a task (RunTask) that starts after every earlier entry
-// has ended, all open frames and trace events close, so the parts can be walked at once and
-// their calls read one after the other (RULES.md §3 allows no other state to cross a task but
-// the previous sample, which a GC sample borrows).
+// has ended, every trace event has closed and the task cuts every open frame and lock, so the
+// parts can be walked at once and their calls read one after the other. The one thing that
+// crosses the cut is the previous sample, whose stack a GC sample borrows (noteSample).
 type walkPart struct {
 	entries  []entry
 	from, to int
