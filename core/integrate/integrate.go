@@ -243,9 +243,10 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 	if j.profile >= 0 {
 		p = &tr.Profiles[j.profile]
 		px := newProfileIndex(tr, p, keys)
-		// A large thread is walked in parts on other goroutines too, so that it does not keep
-		// one core busy long after the other threads are done. Only the first part reports
-		// progress (report is not safe for concurrent use); the job's end reports the rest.
+		// A thread with much of the work (splitWalk says which) is walked in parts on other
+		// goroutines too, so that it does not keep one core busy long after the other threads
+		// are done. Only the first part reports progress (report is not safe for concurrent
+		// use); the job's end reports the rest.
 		walk := splitWalk(&tr.Events, es, p)
 		parts = make([]calls, len(walk))
 		var wg sync.WaitGroup
