@@ -655,7 +655,13 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 				t.ParentFarTo = append(t.ParentFarTo, parent)
 			}
 			if isCall {
-				t.Dur.Set(k, x.dur)
+				// Where the call's block counts from the track's base, its offset is the one Set
+				// would work out again.
+				if o, ok := parts[pi].durOffset(int32(ci), t.Dur.Base); ok && !t.Dur.IsWide() {
+					t.Dur.Off[k] = o
+				} else {
+					t.Dur.Set(k, x.dur)
+				}
 				if x.src >= 0 {
 					t.Refs.Set(k, uint64(x.src))
 				} else {

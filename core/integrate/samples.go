@@ -115,6 +115,16 @@ func (c *calls) at(i int32) call {
 	return call{dur: b.dur.At(k), node: int32(b.node.At(k)), src: src}
 }
 
+// durOffset is call i's duration as a Times offset from base, which is what its block holds when
+// it counts from the same base; ok is false otherwise.
+func (c *calls) durOffset(i int32, base float64) (o uint32, ok bool) {
+	d := &c.blocks[i>>callBlockBits].dur
+	if d.IsWide() || d.Base != base {
+		return 0, false
+	}
+	return d.Off[i&(1<<callBlockBits-1)], true
+}
+
 // setDur settles call i's duration.
 func (c *calls) setDur(i int32, d float64) {
 	c.blocks[i>>callBlockBits].dur.Set(int(i&(1<<callBlockBits-1)), d)
