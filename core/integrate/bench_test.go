@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"context"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"testing"
@@ -137,7 +138,7 @@ func BenchmarkStageTreify(b *testing.B) {
 					traceIDs++
 				}
 			}
-			treify(tr, j.thread, sorted[i], traceIDs, &c, p, j.profile, &w)
+			treify(tr, j.thread, sorted[i], traceIDs, []calls{c}, p, j.profile, &w)
 		}
 	}
 }
@@ -183,4 +184,33 @@ func BenchmarkLoadMedium(b *testing.B) {
 		}
 		Build(tr)
 	}
+}
+
+var (
+	mediumOnce  sync.Once
+	mediumTrace *core.Trace
+	mediumErr   error
+)
+
+// BenchmarkBuildMedium is this package's share of the load of gen-trace-medium-reload: the part
+// of scripts/speedbench.sh's time after the read.
+func BenchmarkBuildMedium(b *testing.B) {
+	path := fixtures.Path(b, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
+	mediumOnce.Do(func() {
+		mediumTrace, mediumErr = load.File(context.Background(), path, nil)
+	})
+	if mediumErr != nil {
+		b.Fatal(mediumErr)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		// A load builds the tracks in fresh memory, whose pages the kernel maps on first touch:
+		// the memory of the previous round goes back to the system first.
+		b.StopTimer()
+		mediumTrace.Tracks = nil
+		debug.FreeOSMemory()
+		b.StartTimer()
+		Build(mediumTrace)
+	}
+	reportTracks(b, mediumTrace)
 }

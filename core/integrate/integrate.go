@@ -238,15 +238,34 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 	}
 	es := j.entries(tr)
 	sortEntries(&tr.Events, es)
-	var c calls
+	var parts []calls
 	var p *core.ProfileModel
 	if j.profile >= 0 {
 		p = &tr.Profiles[j.profile]
 		px := newProfileIndex(tr, p, keys)
-		c = integrateSamples(ctx, tr, es, px, report, limit)
-		if c.limit.over {
-			r.over = true
-			return r
+		// A thread with much of the work (splitWalk says which) is walked in parts on other
+		// goroutines too, so that it does not keep one core busy long after the other threads
+		// are done. Only the first part reports progress (report is not safe for concurrent
+		// use); the job's end reports the rest.
+		walk := splitWalk(&tr.Events, es, p)
+		parts = make([]calls, len(walk))
+		var wg sync.WaitGroup
+		for i := 1; i < len(walk); i++ {
+			own := px.clone()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				background.Lower()
+				parts[i] = integratePart(ctx, tr, walk[i], own, nil, limit)
+			}()
+		}
+		parts[0] = integratePart(ctx, tr, walk[0], px, report, limit)
+		wg.Wait()
+		for i := range parts {
+			if parts[i].limit.over {
+				r.over = true
+				return r
+			}
 		}
 	}
 	// The track is built from the sorted order alone, so the entries and the profile's index
@@ -259,7 +278,7 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 		}
 	}
 	es = nil
-	r.track = treify(tr, j.thread, j.events, traceIDs, &c, p, j.profile, &r.warnings)
+	r.track = treify(tr, j.thread, j.events, traceIDs, parts, p, j.profile, &r.warnings)
 	return r
 }
 
@@ -514,17 +533,24 @@ func usable(tr *core.Trace, p *core.ProfileModel) bool {
 // The calls are read once, in creation order, and each block of them is let go as soon as the
 // walk has passed it, so that the calls and the track they become are not both held whole.
 //
-// es are the thread's events in entry order, traceIDs how many of them have a sampleTraceId.
-func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, c *calls, p *core.ProfileModel, prof int32, warnings *[]string) core.Track {
+// es are the thread's events in entry order, traceIDs how many of them have a sampleTraceId;
+// the calls are those of the walk's parts, one part after the other.
+func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []calls, p *core.ProfileModel, prof int32, warnings *[]string) core.Track {
 	ev := &tr.Events
-	n := len(es) + c.len()
+	n := len(es)
+	for i := range parts {
+		n += parts[i].len()
+	}
 	// Both lists are in time order: the first of either starts first.
 	first := math.Inf(1)
 	if len(es) > 0 {
 		first = ev.Ts[es[0]]
 	}
-	if c.len() > 0 {
-		first = min(first, c.ts(c.at(0)))
+	for i := range parts {
+		if c := &parts[i]; c.len() > 0 {
+			first = min(first, c.ts(c.at(0)))
+			break
+		}
 	}
 	base := core.NewTimes(first, 0).Base
 	var nodeFrame []core.FrameID
@@ -560,16 +586,27 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, c *calls
 	}
 	var stack []open
 	deep, k, calls := 0, 0, 0
-	ei, ci := 0, 0
-	for ei < len(es) || ci < c.len() {
+	// ci is the next call of part pi. x is that call and xts its start, read once however many
+	// events go before it.
+	ei, pi, ci := 0, 0, 0
+	var x call
+	var xts float64
+	read := false
+	for {
+		for pi < len(parts) && ci >= parts[pi].len() {
+			pi, ci = pi+1, 0
+		}
+		if ei >= len(es) && pi >= len(parts) {
+			break
+		}
 		var isCall bool
 		var ts, dur float64
-		var x call
-		var xts float64
-		haveCall := ci < c.len()
-		if haveCall {
+		haveCall := pi < len(parts)
+		if haveCall && !read {
+			c := &parts[pi]
 			x = c.at(int32(ci))
 			xts = c.ts(x)
+			read = true
 		}
 		switch {
 		case !haveCall:
@@ -618,7 +655,13 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, c *calls
 				t.ParentFarTo = append(t.ParentFarTo, parent)
 			}
 			if isCall {
-				t.Dur.Set(k, x.dur)
+				// Where the call's block counts from the track's base, its offset is the one Set
+				// would work out again.
+				if o, ok := parts[pi].durOffset(int32(ci), t.Dur.Base); ok && !t.Dur.IsWide() {
+					t.Dur.Off[k] = o
+				} else {
+					t.Dur.Set(k, x.dur)
+				}
 				if x.src >= 0 {
 					t.Refs.Set(k, uint64(x.src))
 				} else {
@@ -643,8 +686,9 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, c *calls
 		}
 		if isCall {
 			ci++
+			read = false
 			if ci&(1<<callBlockBits-1) == 0 {
-				c.release(int32(ci - 1))
+				parts[pi].release(int32(ci - 1))
 			}
 		} else {
 			ei++

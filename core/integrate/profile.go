@@ -1,6 +1,9 @@
 package integrate
 
 import (
+	"maps"
+	"slices"
+
 	"flamedesk/core"
 )
 
@@ -77,6 +80,18 @@ func newProfileIndex(tr *core.Trace, p *core.ProfileModel, keys []int32) *profil
 	}
 	px.trie.keepChildren(gcKey)
 	return px
+}
+
+// clone returns an index that shares the read-only columns and has a trie of its own: the walk
+// adds the paths of GC samples to it.
+func (px *profileIndex) clone() *profileIndex {
+	own := *px
+	t := *px.trie
+	t.parent, t.jump = slices.Clone(t.parent), slices.Clone(t.jump)
+	t.depth, t.key = slices.Clone(t.depth), slices.Clone(t.key)
+	t.kids = maps.Clone(t.kids)
+	own.trie = &t
+	return &own
 }
 
 // resolveStacks fills stack[] for every node, parents first. Node order in the model is not

@@ -37,7 +37,7 @@ func (in *integrator) merge(base, path int32, ts float64, src int32) {
 			// A skipped meta frame below this one (malformed profiles only) shifts positions.
 			rawFrom = int32(len(in.open))
 		}
-		in.push(v, src)
+		in.push(v, src, ts)
 	}
 	in.scratch = col[:0]
 
@@ -62,10 +62,12 @@ func (in *integrator) merge(base, path int32, ts float64, src int32) {
 	}
 }
 
-func (in *integrator) push(node, src int32) {
+// push opens a call of node made by src at ts, which is where calls.ts will say it starts.
+func (in *integrator) push(node, src int32, ts float64) {
 	c := in.out.add(call{node: node, src: src})
 	in.open = append(in.open, c)
 	in.openEpoch = append(in.openEpoch, in.truncations)
+	in.openStart = append(in.openStart, ts)
 }
 
 func (in *integrator) topLock() int32 {
@@ -90,11 +92,12 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 	}
 	in.truncations++
 	in.lastTruncAt = t
-	for _, c := range in.open[depth:] {
-		in.out.setDur(c, max(t-in.out.ts(in.out.at(c)), 0))
+	for k, c := range in.open[depth:] {
+		in.out.setDur(c, max(t-in.openStart[int(depth)+k], 0))
 	}
 	in.open = in.open[:depth]
 	in.openEpoch = in.openEpoch[:depth]
+	in.openStart = in.openStart[:depth]
 	for len(in.segs) > 0 && in.segs[len(in.segs)-1].start >= depth {
 		in.segs = in.segs[:len(in.segs)-1]
 	}
@@ -106,11 +109,12 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 func (in *integrator) finish() {
 	for k, c := range in.open {
 		if in.truncations != in.openEpoch[k] {
-			in.out.setDur(c, max(in.lastTruncAt-in.out.ts(in.out.at(c)), 0))
+			in.out.setDur(c, max(in.lastTruncAt-in.openStart[k], 0))
 		}
 	}
 	in.open = in.open[:0]
 	in.openEpoch = in.openEpoch[:0]
+	in.openStart = in.openStart[:0]
 	in.segs = in.segs[:0]
 }
 

@@ -394,7 +394,7 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 	}
 	// Sorting by (time, index) with the fast unstable sort gives the stable order; NaN times
 	// (hostile input only) sort last.
-	slices.SortFunc(ps, func(a, b pair) int {
+	order := func(a, b pair) int {
 		an, bn := a.t != a.t, b.t != b.t
 		switch {
 		case an && bn:
@@ -408,7 +408,23 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 			}
 		}
 		return cmp.Compare(a.i, b.i)
-	})
+	}
+	// Samples out of order are usually few and near their place (a chunk's time deltas going
+	// back a little): an insertion sort then moves few of them, where the full sort would cost
+	// n log n. It gives up after 4n moves and the full sort finishes, whatever the order it left.
+	moves := 4 * len(ps)
+	for k := 1; k < len(ps) && moves >= 0; k++ {
+		p := ps[k]
+		j := k
+		for ; j > 0 && moves >= 0 && order(ps[j-1], p) > 0; j-- {
+			ps[j] = ps[j-1]
+			moves--
+		}
+		ps[j] = p
+	}
+	if moves < 0 {
+		slices.SortFunc(ps, order)
+	}
 	old := append([]int32(nil), samples...)
 	for k, p := range ps {
 		ts[k] = p.t
