@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"math"
 
-	"gioui.org/f32"
 	"gioui.org/io/event"
 	"gioui.org/io/pointer"
 	"gioui.org/layout"
@@ -18,9 +17,12 @@ import (
 )
 
 const (
-	overviewBuckets = 1024 // time resolution of the activity picture; the GPU scales it to the width
+	overviewBuckets = 1024 // time resolution of the activity picture, scaled to the strip's width
 	overviewMaxRows = 16   // the busiest tracks get a row each
 	overviewHeight  = 56   // dp
+	// maxOverviewWidth bounds the activity picture's width in pixels, however far a comparison
+	// widens the axis; past it the picture is left out.
+	maxOverviewWidth = 1 << 14
 )
 
 // overview is the minimap across the top: how busy each track is over the whole trace, with the
@@ -29,8 +31,15 @@ const (
 type overview struct {
 	doc   *document
 	theme *theme.Colors
-	img   paint.ImageOp
-	rows  int
+	// activity is each kept track's busy share per bucket (rows × overviewBuckets, in [0, 1]).
+	activity []float32
+	rows     int
+	// img is activity painted at the size it is drawn (imgSize), so that the GPU draws it one to
+	// one with nearest filtering: a scaled image with linear filtering has Gio build its
+	// mipmaps, which under Mesa's software GL cost the first chart frame 150-200 ms
+	// (scripts/readybench.sh on gen-trace-large).
+	img     paint.ImageOp
+	imgSize image.Point
 
 	dragging     bool
 	selX0, selX1 float32
@@ -104,16 +113,60 @@ func (o *overview) build(d *document, c *theme.Colors) {
 		}
 		rows = kept
 	}
-	o.rows = max(len(rows), 1)
-	img := image.NewNRGBA(image.Rect(0, 0, overviewBuckets, o.rows))
-	bg, fg := c.Panel, c.Accent
+	o.rows = len(rows)
+	o.activity = make([]float32, len(rows)*overviewBuckets)
 	for y, r := range rows {
 		for x, v := range r.busy {
-			img.SetNRGBA(x, y, theme.Mix(bg, fg, math.Min(v, 1)))
+			o.activity[y*overviewBuckets+x] = float32(math.Min(v, 1))
+		}
+	}
+	o.imgSize = image.Point{}
+}
+
+// paintImage paints the activity at size, each track's row scaled as a linear filter would: a
+// pixel takes the value interpolated at its centre where the picture is stretched, the mean of
+// the buckets it covers where it is shrunk.
+func (o *overview) paintImage(size image.Point, c *theme.Colors) {
+	o.imgSize = size
+	wide := make([]float32, o.rows*size.X) // each row stretched or shrunk to the width
+	for y := range o.rows {
+		resampleLinear(wide[y*size.X:(y+1)*size.X], o.activity[y*overviewBuckets:(y+1)*overviewBuckets], 1, overviewBuckets)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, size.X, size.Y))
+	column := make([]float32, size.Y)
+	for x := range size.X {
+		resampleLinear(column, wide[x:], size.X, o.rows)
+		for y, v := range column {
+			img.SetNRGBA(x, y, theme.Mix(c.Panel, c.Accent, float64(v)))
 		}
 	}
 	o.img = paint.NewImageOp(img)
-	o.img.Filter = paint.FilterLinear
+	o.img.Filter = paint.FilterNearest
+}
+
+// resampleLinear fills dst with the n values src[0], src[stride], ... src[(n-1)*stride] scaled
+// to len(dst): where dst is longer, each value is interpolated at the centre of its cell (the
+// edges held, as a texture clamped to its edge); where shorter, each is the mean of the source
+// cells it covers, weighted by how much of each it covers.
+func resampleLinear(dst, src []float32, stride, n int) {
+	w := len(dst)
+	at := func(i int) float32 { return src[min(max(i, 0), n-1)*stride] }
+	scale := float64(n) / float64(w)
+	for x := range dst {
+		if w >= n {
+			u := (float64(x)+0.5)*scale - 0.5
+			i := math.Floor(u)
+			f := float32(u - i)
+			dst[x] = at(int(i))*(1-f) + at(int(i)+1)*f
+			continue
+		}
+		lo, hi := float64(x)*scale, float64(x+1)*scale
+		sum := 0.0
+		for i := int(lo); i < n && float64(i) < hi; i++ {
+			sum += float64(at(i)) * (math.Min(hi, float64(i+1)) - math.Max(lo, float64(i)))
+		}
+		dst[x] = float32(sum / (hi - lo))
+	}
 }
 
 func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
@@ -180,12 +233,18 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 	// view's axis: the whole strip, unless a comparison widened the axis (comparechart.go).
 	lo, hi := d.model.Bounds()
 	left := toX(lo - vp.Origin())
-	sx := (toX(math.Max(hi-lo, 1)+lo-vp.Origin()) - left) / overviewBuckets
-	sy := float32(h-gtx.Dp(4)) / float32(o.rows)
-	st := op.Affine(f32.Affine2D{}.Scale(f32.Point{}, f32.Pt(sx, sy)).Offset(f32.Pt(left, float32(gtx.Dp(2))))).Push(gtx.Ops)
-	o.img.Add(gtx.Ops)
-	paint.PaintOp{}.Add(gtx.Ops)
-	st.Pop()
+	right := toX(math.Max(hi-lo, 1) + lo - vp.Origin())
+	pic := image.Pt(int(math.Round(float64(right-left))), h-gtx.Dp(4))
+	if o.rows > 0 && pic.X > 0 && pic.Y > 0 && pic.X <= maxOverviewWidth {
+		if pic != o.imgSize {
+			c := e.th.Colors
+			o.paintImage(pic, &c)
+		}
+		st := op.Offset(image.Pt(int(math.Round(float64(left))), gtx.Dp(2))).Push(gtx.Ops)
+		o.img.Add(gtx.Ops)
+		paint.PaintOp{}.Add(gtx.Ops)
+		st.Pop()
+	}
 	// Shade what is outside the view, and frame the view.
 	v := vp.View()
 	x0, x1 := int(toX(v.Start)), int(math.Ceil(float64(toX(v.Start+v.Span))))
