@@ -205,11 +205,21 @@ func New(tr *core.Trace) *Model {
 // nil) laid out ahead, and gives up with ctx.Err() between tracks once ctx is cancelled.
 func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout) (*Model, error) {
 	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
+	// The EventDispatch titles are read from the core tracks beside their layout.
+	titles := make(chan []map[int32]string, 1) // buffered: a cancelled build does not wait for it
+	go func() {
+		background.Lower()
+		titles <- coreDispatchTitles(ctx, tr)
+	}()
 	m.buildGroups(ctx, p, pl)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	m.dispatchTitles = eventDispatchTitles(tr, m.Tracks)
+	byCore := <-titles
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.dispatchTitles = dispatchTitlesOfTracks(tr, m.Tracks, byCore)
 	m.packRows()
 	m.computeBounds()
 	m.Relayout()
