@@ -579,30 +579,35 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 				bucketNext[b]++
 			}
 		}
-		placeAll := func(is []int32) {
-			for _, i := range is {
-				p.place(int(i), int(rows[i]))
+		// bucketNext[b] is now where bucket b ends, and so where b+1 begins.
+		placeRows := func(lo, hi int) {
+			for b := lo >> rowBucketShift; b <= (hi-1)>>rowBucketShift; b++ {
+				from := 0
+				if b > 0 {
+					from = bucketNext[b-1]
+				}
+				for _, i := range byBucket[from:bucketNext[b]] {
+					if r := int(rows[i]); r >= lo && r < hi {
+						p.place(int(i), r)
+					}
+				}
 			}
 		}
-		// Buckets hold whole rows: those up to the one that ends past half go on this goroutine,
-		// the rest on another, as in the case above.
-		cut := 0
-		if kept >= parallelPlaceEntries && background.Workers() > 1 {
-			for b := 0; b < len(bucketNext) && cut < kept/2; b++ {
-				cut = bucketNext[b]
-			}
-		}
-		if cut > 0 && cut < kept {
+		// The rows before the one at which half the entries are placed go on this goroutine, the
+		// rest on another, as in the case above; the bucket that holds that row is read by both.
+		// (Cut between whole buckets, the halves were far apart: a deep track has most of its
+		// entries in its first 256 rows.)
+		if split := splitRow(next, kept); split > 0 {
 			done := make(chan struct{})
 			go func() {
 				background.Lower()
-				placeAll(byBucket[cut:])
+				placeRows(split, maxRow+1)
 				close(done)
 			}()
-			placeAll(byBucket[:cut])
+			placeRows(0, split)
 			<-done
 		} else {
-			placeAll(byBucket)
+			placeRows(0, maxRow+1)
 		}
 	}
 	for d := range levels {
