@@ -538,6 +538,17 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 	p := placer{ct: ct, levels: levels, next: next[:maxRow+1], first: slices.Clone(next[:maxRow+1]),
 		entries: entries, stands: stands,
 		prevEnd: make([]float64, maxRow+1), prevStart: make([]float64, maxRow+1), unsorted: make([]bool, maxRow+1)}
+	// finishRows sorts the levels lo to hi that were placed out of order and builds their
+	// block maxima; each goroutine finishes the rows it placed.
+	finishRows := func(lo, hi int) {
+		for d := lo; d < hi; d++ {
+			lv := &levels[d]
+			if p.unsorted[d] {
+				lv.sortByStart(ct)
+			}
+			lv.buildBlockMax()
+		}
+	}
 	if maxRow < 1<<rowBucketShift {
 		// Rows below split on this goroutine, the rest on another (splitRow), each in entry order.
 		placeRows := func(lo, hi int) {
@@ -546,6 +557,7 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 					p.place(i, int(r))
 				}
 			}
+			finishRows(lo, hi)
 		}
 		if split := splitRow(next, kept); split > 0 {
 			done := make(chan struct{})
@@ -592,6 +604,7 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 					}
 				}
 			}
+			finishRows(lo, hi)
 		}
 		// The rows before the one at which half the entries are placed go on this goroutine, the
 		// rest on another, as in the case above; the bucket that holds that row is read by both.
@@ -609,13 +622,6 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 		} else {
 			placeRows(0, maxRow+1)
 		}
-	}
-	for d := range levels {
-		lv := &levels[d]
-		if p.unsorted[d] {
-			lv.sortByStart(ct)
-		}
-		lv.buildBlockMax()
 	}
 	return levels
 }
