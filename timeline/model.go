@@ -492,10 +492,16 @@ func buildLevels(ct *core.Track) []Level { return buildLevelsOnRows(ct, nil) }
 // TLB miss; it is first bucketed by row/256 (a stable radix pass over 4-byte indexes), so that
 // the writing pass never has more than 256 rows open.
 func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
+	return buildLevelsOn(ct, rows, true)
+}
+
+// buildLevelsOn is buildLevelsOnRows that takes a second goroutine for a large track only when
+// parallel is set: the Prelayout does not while core/integrate still holds the other core.
+func buildLevelsOn(ct *core.Track, rows []int32, parallel bool) []Level {
 	if rows != nil {
-		return placeLevels(ct, rows)
+		return placeLevels(ct, rows, parallel)
 	}
-	return placeLevels(ct, ct.Depth)
+	return placeLevels(ct, ct.Depth, parallel)
 }
 
 // rowColumn is a column of rows: core.Track's depths, or drawnRows' (negative: left out).
@@ -503,7 +509,7 @@ type rowColumn interface{ ~uint16 | ~int32 }
 
 const rowBucketShift = 8
 
-func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
+func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 	maxRow := -1
 	kept := 0
 	for _, r := range rows {
@@ -559,7 +565,7 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 			}
 			finishRows(lo, hi)
 		}
-		if split := splitRow(next, kept); split > 0 {
+		if split := splitRow(next, kept, parallel); split > 0 {
 			done := make(chan struct{})
 			go func() {
 				background.Lower()
@@ -610,7 +616,7 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 		// rest on another, as in the case above; the bucket that holds that row is read by both.
 		// (Cut between whole buckets, the halves were far apart: a deep track has most of its
 		// entries in its first 256 rows.)
-		if split := splitRow(next, kept); split > 0 {
+		if split := splitRow(next, kept, parallel); split > 0 {
 			done := make(chan struct{})
 			go func() {
 				background.Lower()
@@ -635,8 +641,8 @@ var parallelPlaceEntries = 1 << 20
 // splitRow is the first row of the second half of a track's levels when they are worth placing on
 // two goroutines: the row at which about half of the kept entries come before (next holds where
 // each row's entries begin); 0 when they are not.
-func splitRow(next []int, kept int) int {
-	if kept < parallelPlaceEntries || background.Workers() < 2 {
+func splitRow(next []int, kept int, parallel bool) int {
+	if !parallel || kept < parallelPlaceEntries || background.Workers() < 2 {
 		return 0
 	}
 	for d := 1; d < len(next)-1; d++ {
@@ -1040,8 +1046,13 @@ func (t *Track) Drawn(e int32) bool { return t.Row(e) >= 0 }
 // its own half. On gen-trace-large's main thread that is 80 ms of CPU otherwise spent on one
 // core after core/integrate, while the window waits.
 func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int32 {
+	return drawnRowsOn(tr, ct, vis, true)
+}
+
+// drawnRowsOn is drawnRows that takes a second goroutine only when parallel is set.
+func drawnRowsOn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, parallel bool) []int32 {
 	n := ct.Len()
-	if n >= parallelPlaceEntries && background.Workers() > 1 {
+	if parallel && n >= parallelPlaceEntries && background.Workers() > 1 {
 		if cut := topLevelNear(ct, n/2); cut > 0 {
 			if rows, ok := drawnRowsInHalves(tr, ct, vis, cut); ok {
 				return rows
