@@ -257,7 +257,7 @@ func (u *ui) open(src Source) {
 		// Each thread's track is laid out as soon as it is built, while the others still are.
 		pre := timeline.NewPrelayout(ctx)
 		defer pre.Close()
-		p.TrackBuilt = pre.TrackBuilt
+		pre.Hook(p)
 		tr, err := load(ctx, src, p)
 		if err != nil {
 			return loaded{}, err

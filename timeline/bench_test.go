@@ -104,7 +104,9 @@ func BenchmarkTracksThenModel(b *testing.B) {
 		before := usage()
 		for b.Loop() {
 			pl := NewPrelayout(ctx)
-			if err := integrate.BuildContext(ctx, tr, &core.Progress{TrackBuilt: pl.TrackBuilt}); err != nil {
+			p := new(core.Progress)
+			pl.Hook(p)
+			if err := integrate.BuildContext(ctx, tr, p); err != nil {
 				b.Fatal(err)
 			}
 			runtime.GC()

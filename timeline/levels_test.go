@@ -298,3 +298,95 @@ func referenceDrawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibilit
 	}
 	return rows
 }
+
+// Tracks large enough for drawnRows to lay out in two halves get the rows the reference gives;
+// and a track whose second half does not stand alone (an entry two deeper than the one before
+// it) gets the rows of the whole track laid out in one go. The size is lowered for the test, so
+// that the fixtures' tracks take that path and it runs under -race too.
+func TestDrawnRowsInHalvesMatchTheReference(t *testing.T) {
+	was := parallelPlaceEntries
+	t.Cleanup(func() { parallelPlaceEntries = was })
+	halves, leftOut, jumped, oneSided := 0, 0, 0, 0
+	for _, name := range []string{"gen-trace-small.json.gz", "gen-trace-medium-reload.json.gz"} {
+		tr, err := pipeline.OpenFile(fixtures.Path(t, "fixtures", "generated", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vis := timelines.NewVisibility(tr, false)
+		for ti := range tr.Tracks {
+			parallelPlaceEntries = 500
+			ct := &tr.Tracks[ti]
+			cut := topLevelNear(ct, ct.Len()/2)
+			if ct.Len() < parallelPlaceEntries || cut == 0 {
+				continue
+			}
+			halves++
+			got := drawnRows(tr, ct, vis)
+			if want := referenceDrawnRows(tr, ct, vis); !slices.Equal(got, want) {
+				t.Fatalf("%s track %d: drawn rows differ from the reference's", name, ti)
+			}
+			if got != nil {
+				leftOut++
+				// The same trace with every entry of one half drawn (its events renamed after a
+				// drawn one), so that only the other half leaves entries out.
+				for _, half := range [][2]int{{0, cut}, {cut, ct.Len()}} {
+					tr2, ok := allDrawn(tr, ct, vis, half[0], half[1])
+					if !ok {
+						continue
+					}
+					vis2 := timelines.NewVisibility(tr2, false)
+					want := referenceDrawnRows(tr2, ct, vis2)
+					if want == nil {
+						continue
+					}
+					if rows, ok := drawnRowsInHalves(tr2, ct, vis2, cut); !ok || !slices.Equal(rows, want) {
+						t.Fatalf("%s track %d, entries %d-%d all drawn: drawn rows differ from the reference's", name, ti, half[0], half[1])
+					}
+					oneSided++
+				}
+			}
+			// The entry after the cut two deeper than the cut: the second half cannot be laid
+			// out alone.
+			if cut+1 >= ct.Len() || ct.Depth[cut+1] != 1 {
+				continue
+			}
+			jumped++
+			bent := *ct
+			bent.Depth = slices.Clone(ct.Depth)
+			bent.Depth[cut+1] = 2
+			got = drawnRows(tr, &bent, vis)
+			parallelPlaceEntries = bent.Len() + 1
+			if want := drawnRows(tr, &bent, vis); !slices.Equal(got, want) {
+				t.Fatalf("%s track %d: a second half that does not stand alone: rows differ from one pass's", name, ti)
+			}
+		}
+	}
+	if halves == 0 || leftOut == 0 || jumped == 0 || oneSided == 0 {
+		t.Fatalf("tracks laid out in halves %d, of which leave entries out %d, cut one-sided %d, bent %d: each must be some",
+			halves, leftOut, oneSided, jumped)
+	}
+}
+
+// allDrawn is a copy of tr in which ct's entries lo to hi are all drawn: their events are renamed
+// after an event that vis draws. ok is false when ct has none.
+func allDrawn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, lo, hi int) (*core.Trace, bool) {
+	drawn := core.StrID(0)
+	found := false
+	for e := range ct.Len() {
+		if ct.KindAt(e) == core.EntryEvent && vis.Entry(tr, ct, e) {
+			drawn, found = tr.Events.Name[ct.RefAt(e)], true
+			break
+		}
+	}
+	if !found {
+		return nil, false
+	}
+	tr2 := *tr
+	tr2.Events.Name = slices.Clone(tr.Events.Name)
+	for e := lo; e < hi; e++ {
+		if ct.KindAt(e) == core.EntryEvent {
+			tr2.Events.Name[ct.RefAt(e)] = drawn
+		}
+	}
+	return &tr2, true
+}

@@ -205,11 +205,21 @@ func New(tr *core.Trace) *Model {
 // nil) laid out ahead, and gives up with ctx.Err() between tracks once ctx is cancelled.
 func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout) (*Model, error) {
 	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
+	// The EventDispatch titles are read from the core tracks beside their layout.
+	titles := make(chan []map[int32]string, 1) // buffered: a cancelled build does not wait for it
+	go func() {
+		background.Lower()
+		titles <- coreDispatchTitles(ctx, tr)
+	}()
 	m.buildGroups(ctx, p, pl)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	m.dispatchTitles = eventDispatchTitles(tr, m.Tracks)
+	byCore := <-titles
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.dispatchTitles = dispatchTitlesOfTracks(tr, m.Tracks, byCore)
 	m.packRows()
 	m.computeBounds()
 	m.Relayout()
@@ -482,10 +492,16 @@ func buildLevels(ct *core.Track) []Level { return buildLevelsOnRows(ct, nil) }
 // TLB miss; it is first bucketed by row/256 (a stable radix pass over 4-byte indexes), so that
 // the writing pass never has more than 256 rows open.
 func buildLevelsOnRows(ct *core.Track, rows []int32) []Level {
+	return buildLevelsOn(ct, rows, true)
+}
+
+// buildLevelsOn is buildLevelsOnRows that takes a second goroutine for a large track only when
+// parallel is set: the Prelayout does not while core/integrate still holds the other core.
+func buildLevelsOn(ct *core.Track, rows []int32, parallel bool) []Level {
 	if rows != nil {
-		return placeLevels(ct, rows)
+		return placeLevels(ct, rows, parallel)
 	}
-	return placeLevels(ct, ct.Depth)
+	return placeLevels(ct, ct.Depth, parallel)
 }
 
 // rowColumn is a column of rows: core.Track's depths, or drawnRows' (negative: left out).
@@ -493,7 +509,7 @@ type rowColumn interface{ ~uint16 | ~int32 }
 
 const rowBucketShift = 8
 
-func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
+func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 	maxRow := -1
 	kept := 0
 	for _, r := range rows {
@@ -528,6 +544,17 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 	p := placer{ct: ct, levels: levels, next: next[:maxRow+1], first: slices.Clone(next[:maxRow+1]),
 		entries: entries, stands: stands,
 		prevEnd: make([]float64, maxRow+1), prevStart: make([]float64, maxRow+1), unsorted: make([]bool, maxRow+1)}
+	// finishRows sorts the levels lo to hi that were placed out of order and builds their
+	// block maxima; each goroutine finishes the rows it placed.
+	finishRows := func(lo, hi int) {
+		for d := lo; d < hi; d++ {
+			lv := &levels[d]
+			if p.unsorted[d] {
+				lv.sortByStart(ct)
+			}
+			lv.buildBlockMax()
+		}
+	}
 	if maxRow < 1<<rowBucketShift {
 		// Rows below split on this goroutine, the rest on another (splitRow), each in entry order.
 		placeRows := func(lo, hi int) {
@@ -536,8 +563,9 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 					p.place(i, int(r))
 				}
 			}
+			finishRows(lo, hi)
 		}
-		if split := splitRow(next, kept); split > 0 {
+		if split := splitRow(next, kept, parallel); split > 0 {
 			done := make(chan struct{})
 			go func() {
 				background.Lower()
@@ -569,38 +597,37 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R) []Level {
 				bucketNext[b]++
 			}
 		}
-		placeAll := func(is []int32) {
-			for _, i := range is {
-				p.place(int(i), int(rows[i]))
+		// bucketNext[b] is now where bucket b ends, and so where b+1 begins.
+		placeRows := func(lo, hi int) {
+			for b := lo >> rowBucketShift; b <= (hi-1)>>rowBucketShift; b++ {
+				from := 0
+				if b > 0 {
+					from = bucketNext[b-1]
+				}
+				for _, i := range byBucket[from:bucketNext[b]] {
+					if r := int(rows[i]); r >= lo && r < hi {
+						p.place(int(i), r)
+					}
+				}
 			}
+			finishRows(lo, hi)
 		}
-		// Buckets hold whole rows: those up to the one that ends past half go on this goroutine,
-		// the rest on another, as in the case above.
-		cut := 0
-		if kept >= parallelPlaceEntries && background.Workers() > 1 {
-			for b := 0; b < len(bucketNext) && cut < kept/2; b++ {
-				cut = bucketNext[b]
-			}
-		}
-		if cut > 0 && cut < kept {
+		// The rows before the one at which half the entries are placed go on this goroutine, the
+		// rest on another, as in the case above; the bucket that holds that row is read by both.
+		// (Cut between whole buckets, the halves were far apart: a deep track has most of its
+		// entries in its first 256 rows.)
+		if split := splitRow(next, kept, parallel); split > 0 {
 			done := make(chan struct{})
 			go func() {
 				background.Lower()
-				placeAll(byBucket[cut:])
+				placeRows(split, maxRow+1)
 				close(done)
 			}()
-			placeAll(byBucket[:cut])
+			placeRows(0, split)
 			<-done
 		} else {
-			placeAll(byBucket)
+			placeRows(0, maxRow+1)
 		}
-	}
-	for d := range levels {
-		lv := &levels[d]
-		if p.unsorted[d] {
-			lv.sortByStart(ct)
-		}
-		lv.buildBlockMax()
 	}
 	return levels
 }
@@ -614,8 +641,8 @@ var parallelPlaceEntries = 1 << 20
 // splitRow is the first row of the second half of a track's levels when they are worth placing on
 // two goroutines: the row at which about half of the kept entries come before (next holds where
 // each row's entries begin); 0 when they are not.
-func splitRow(next []int, kept int) int {
-	if kept < parallelPlaceEntries || background.Workers() < 2 {
+func splitRow(next []int, kept int, parallel bool) int {
+	if !parallel || kept < parallelPlaceEntries || background.Workers() < 2 {
 		return 0
 	}
 	for d := 1; d < len(next)-1; d++ {
@@ -1013,13 +1040,115 @@ func (t *Track) Drawn(e int32) bool { return t.Row(e) >= 0 }
 
 // drawnRows places the entries of ct on rows as the panel does: an entry it does not draw takes no
 // row, and its children go on the row it would have had. nil when every entry is drawn.
+//
+// A track of parallelPlaceEntries entries or more is done in two halves at once, cut at a
+// top-level entry near its middle: an entry's row depends only on its ancestors, which are in
+// its own half. On gen-trace-large's main thread that is 80 ms of CPU otherwise spent on one
+// core after core/integrate, while the window waits.
 func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int32 {
-	var rows []int32 // allocated at the first entry left out
+	return drawnRowsOn(tr, ct, vis, true)
+}
+
+// drawnRowsOn is drawnRows that takes a second goroutine only when parallel is set.
+func drawnRowsOn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, parallel bool) []int32 {
+	n := ct.Len()
+	if parallel && n >= parallelPlaceEntries && background.Workers() > 1 {
+		if cut := topLevelNear(ct, n/2); cut > 0 {
+			if rows, ok := drawnRowsInHalves(tr, ct, vis, cut); ok {
+				return rows
+			}
+		}
+	}
+	rows := newRowsAlloc(n)
+	drawnRowsOf(tr, ct, vis, 0, n, rows, false)
+	return rows.rows
+}
+
+// drawnRowsInHalves is drawnRows with the entries before cut and from cut on done at once; ok is
+// false when the second half does not stand alone (an entry deeper than one below the previous
+// one, whose row would come from before cut).
+func drawnRowsInHalves(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, cut int) (rows []int32, ok bool) {
+	n := ct.Len()
+	alloc := newRowsAlloc(n)
+	var secondWrote, secondOK bool
+	done := make(chan struct{})
+	go func() {
+		background.Lower()
+		secondWrote, secondOK = drawnRowsOf(tr, ct, vis, cut, n, alloc, true)
+		close(done)
+	}()
+	firstWrote, _ := drawnRowsOf(tr, ct, vis, 0, cut, alloc, false)
+	<-done
+	if !secondOK {
+		return nil, false
+	}
+	// A half that drew every entry left its rows unwritten: they are its depths.
+	if rows = alloc.rows; rows != nil && !firstWrote {
+		fillDepths(ct, rows, 0, cut)
+	}
+	if rows != nil && !secondWrote {
+		fillDepths(ct, rows, cut, n)
+	}
+	return rows, true
+}
+
+// rowsAlloc allocates a track's rows once, for whichever half of drawnRowsInHalves needs them
+// first.
+type rowsAlloc struct {
+	once sync.Once
+	n    int
+	rows []int32
+}
+
+func newRowsAlloc(n int) *rowsAlloc { return &rowsAlloc{n: n} }
+
+func (a *rowsAlloc) get() []int32 {
+	a.once.Do(func() {
+		a.rows = make([]int32, a.n)
+		adviseHugePages(a.rows)
+	})
+	return a.rows
+}
+
+// topLevelNear is the first entry at depth 0 from mid on, else the last before it; 0 when there
+// is none but the first.
+func topLevelNear(ct *core.Track, mid int) int {
+	for e := mid; e < ct.Len(); e++ {
+		if ct.DepthAt(e) == 0 {
+			return e
+		}
+	}
+	for e := mid - 1; e > 0; e-- {
+		if ct.DepthAt(e) == 0 {
+			return e
+		}
+	}
+	return 0
+}
+
+// fillDepths sets rows[lo:hi] to the entries' depths.
+func fillDepths(ct *core.Track, rows []int32, lo, hi int) {
+	for k := lo; k < hi; k++ {
+		rows[k] = int32(ct.DepthAt(k))
+	}
+}
+
+// drawnRowsOf is drawnRows for the entries lo to hi. It gets the whole track's rows from alloc at
+// its first entry left out, and then writes rows[lo:hi] (wrote); until then it writes nothing.
+// With alone set it gives up (ok false) at an entry more than one deeper than the one before,
+// or than depth 0 at lo, whose parent row it would not know.
+func drawnRowsOf(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, lo, hi int, alloc *rowsAlloc, alone bool) (wrote, ok bool) {
+	var rows []int32
 	// below[d] is the row the children of the latest entry at depth d go on. Pre-order puts every
 	// parent before its children, and an entry's parent is the latest one a level up.
 	below := make([]int32, ct.MaxDepth+2)
-	for e := 0; e < ct.Len(); e++ {
+	prev := -1
+	for e := lo; e < hi; e++ {
 		d := int(ct.DepthAt(e))
+		if alone && d > prev+1 {
+			return rows != nil, false
+		}
+		prev = d
 		if d >= len(below) {
 			below = append(below, make([]int32, d+1-len(below))...)
 		}
@@ -1030,11 +1159,8 @@ func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int3
 				continue
 			}
 			// Up to here every entry sat on the row of its depth.
-			rows = make([]int32, ct.Len())
-			adviseHugePages(rows)
-			for k := 0; k < e; k++ {
-				rows[k] = int32(ct.DepthAt(k))
-			}
+			rows = alloc.get()
+			fillDepths(ct, rows, lo, e)
 		}
 		base := int32(0)
 		if d > 0 {
@@ -1046,7 +1172,7 @@ func drawnRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility) []int3
 			rows[e], below[d] = -1, base
 		}
 	}
-	return rows
+	return rows != nil, true
 }
 
 const anonymous = "(anonymous)"

@@ -31,6 +31,10 @@ type Prelayout struct {
 	laid   map[core.ThreadID]*prelaid
 	closed bool
 	worker bool // the goroutine laying tracks out is running
+
+	// progress is the build's (Hook), nil when not known: its counts tell whether core/integrate
+	// has finished every thread when a track comes.
+	progress *core.Progress
 }
 
 // prelaid is one thread's track laid out, or being laid out, ahead of Model.
@@ -39,6 +43,10 @@ type prelaid struct {
 	filtered bool // rows follow the visible-entries rule
 	claimed  bool // the worker or Model took it; the other leaves it
 	built    bool // the worker laid it out (it was not cancelled first)
+	// parallel: the track may take a second goroutine, as core/integrate had finished every
+	// thread when it came (or that is not known). While integrate still runs, it holds the other
+	// core, and a second goroutine would slow the thread it is still building.
+	parallel bool
 	done     chan struct{}
 	rows     []int32
 	levels   []Level
@@ -47,6 +55,17 @@ type prelaid struct {
 // NewPrelayout returns a Prelayout that gives up once ctx is cancelled.
 func NewPrelayout(ctx context.Context) *Prelayout {
 	return &Prelayout{ctx: ctx, wake: make(chan struct{}, 1), laid: map[core.ThreadID]*prelaid{}}
+}
+
+// Hook has p's build hand its tracks to the Prelayout (p.TrackBuilt), and lets the Prelayout
+// read from p's counts whether the build is over when a track comes: a large track that comes
+// while other threads are still being built is laid out on one goroutine, as those hold the
+// other cores; the last one on two.
+func (pl *Prelayout) Hook(p *core.Progress) {
+	pl.mu.Lock()
+	pl.progress = p
+	pl.mu.Unlock()
+	p.TrackBuilt = pl.TrackBuilt
 }
 
 // TrackBuilt queues t, a track of tr that core/integrate has just built, to be laid out on a
@@ -61,7 +80,10 @@ func (pl *Prelayout) TrackBuilt(tr *core.Trace, t *core.Track) {
 		pl.vis = timelines.NewVisibility(tr, false)
 	}
 	// The entry is made now, so that Model finds it claimed or not even before the worker starts it.
-	pl.laid[t.Thread] = &prelaid{len: t.Len(), filtered: tr.Kind == core.InputTrace, done: make(chan struct{})}
+	// core/integrate counts a thread's work done before it hands the track over.
+	p := pl.progress
+	parallel := p == nil || p.Done.Load() >= p.Total.Load()
+	pl.laid[t.Thread] = &prelaid{len: t.Len(), filtered: tr.Kind == core.InputTrace, parallel: parallel, done: make(chan struct{})}
 	pl.queue = append(pl.queue, t)
 	if !pl.worker {
 		pl.worker = true
@@ -115,9 +137,9 @@ func (pl *Prelayout) work(tr *core.Trace) {
 		pl.mu.Unlock()
 		if pl.ctx.Err() == nil {
 			if e.filtered {
-				e.rows = drawnRows(tr, t, vis)
+				e.rows = drawnRowsOn(tr, t, vis, e.parallel)
 			}
-			e.levels = buildLevelsOnRows(t, e.rows)
+			e.levels = buildLevelsOn(t, e.rows, e.parallel)
 			e.built = true
 		}
 		close(e.done)

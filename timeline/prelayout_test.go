@@ -116,3 +116,42 @@ func settle(t *testing.T, pl *Prelayout) {
 		<-c
 	}
 }
+
+// Hooked to a build, the Prelayout lets a track take a second goroutine only when the build has
+// finished every thread as the track comes (its work all counted done): before, the other core
+// is building the others. The model it gives is the same either way (the test above).
+func TestPrelayoutTakesASecondGoroutineOnceTheBuildIsOver(t *testing.T) {
+	tr, err := pipeline.OpenFile(fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Tracks) < 2 {
+		t.Fatalf("%d tracks", len(tr.Tracks))
+	}
+	pl := NewPrelayout(context.Background())
+	p := new(core.Progress)
+	pl.Hook(p)
+	if p.TrackBuilt == nil {
+		t.Fatal("Hook did not hand the build the Prelayout's TrackBuilt")
+	}
+	first, second := &tr.Tracks[0], &tr.Tracks[1]
+	p.Total.Store(100)
+	p.Done.Store(60)
+	p.TrackBuilt(tr, first)
+	p.Done.Store(100)
+	p.TrackBuilt(tr, second)
+	settle(t, pl)
+	if e := pl.laid[first.Thread]; e == nil || e.parallel {
+		t.Errorf("the track that came while the build went on may take a second goroutine")
+	}
+	if e := pl.laid[second.Thread]; e == nil || !e.parallel {
+		t.Errorf("the track that came last may not take a second goroutine")
+	}
+	// Unhooked, as before: every track may.
+	free := NewPrelayout(context.Background())
+	free.TrackBuilt(tr, first)
+	settle(t, free)
+	if e := free.laid[first.Thread]; e == nil || !e.parallel {
+		t.Errorf("without a build's counts a track may not take a second goroutine")
+	}
+}

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"context"
 	"encoding/json"
 
 	"flamedesk/core"
@@ -110,16 +111,23 @@ func EventTitle(name string) string {
 	return name
 }
 
-// eventDispatchTitles names each EventDispatch entry after the DOM event type in its args, as
-// DevTools does ("Event: click"). Traces have few of them, so a map is enough.
-func eventDispatchTitles(tr *core.Trace, tracks []Track) map[EntryRef]string {
+// coreDispatchTitles names each EventDispatch entry after the DOM event type in its args, as
+// DevTools does ("Event: click"), by track of tr.Tracks, as entry → title (nil for a track with
+// none; traces have few of them, so a map is enough). It reads only the core tracks, so that it
+// can run beside the layout: on a large trace it is a scan of millions of entries (50 ms of CPU
+// on gen-trace-large) that otherwise came after the levels. It gives up, returning nil, once ctx
+// is cancelled.
+func coreDispatchTitles(ctx context.Context, tr *core.Trace) []map[int32]string {
 	dispatch, ok := tr.Strings.Lookup("EventDispatch")
 	if !ok {
 		return nil
 	}
-	var titles map[EntryRef]string
-	for ti := range tracks {
-		ct := tracks[ti].Core
+	byTrack := make([]map[int32]string, len(tr.Tracks))
+	for ti := range tr.Tracks {
+		if ctx.Err() != nil {
+			return nil
+		}
+		ct := &tr.Tracks[ti]
 		for e := range ct.Len() {
 			if ct.NameAt(e) != dispatch || ct.KindAt(e) == core.EntryProfileCall {
 				continue
@@ -136,10 +144,36 @@ func eventDispatchTitles(tr *core.Trace, tracks []Track) map[EntryRef]string {
 			if json.Unmarshal(tr.Events.ArgsJSON(int(ev)), &args) != nil || args.Data.Type == "" {
 				continue
 			}
+			if byTrack[ti] == nil {
+				byTrack[ti] = map[int32]string{}
+			}
+			byTrack[ti][int32(e)] = "Event: " + args.Data.Type
+		}
+	}
+	return byTrack
+}
+
+// dispatchTitlesOfTracks keys coreDispatchTitles' titles (byCore, by track of tr.Tracks) by the
+// model's tracks, each of which shows one of tr.Tracks.
+func dispatchTitlesOfTracks(tr *core.Trace, tracks []Track, byCore []map[int32]string) map[EntryRef]string {
+	if byCore == nil {
+		return nil
+	}
+	coreIndex := make(map[*core.Track]int, len(tr.Tracks))
+	for ti := range tr.Tracks {
+		coreIndex[&tr.Tracks[ti]] = ti
+	}
+	var titles map[EntryRef]string
+	for i := range tracks {
+		ti, ok := coreIndex[tracks[i].Core]
+		if !ok {
+			continue
+		}
+		for e, title := range byCore[ti] {
 			if titles == nil {
 				titles = map[EntryRef]string{}
 			}
-			titles[EntryRef{Track: TrackID(ti), Entry: int32(e)}] = "Event: " + args.Data.Type
+			titles[EntryRef{Track: TrackID(i), Entry: e}] = title
 		}
 	}
 	return titles
