@@ -555,27 +555,16 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 			lv.buildBlockMax()
 		}
 	}
+	// placeRows places the entries of rows lo to hi, in entry order, and finishes those rows.
+	var placeRows func(lo, hi int)
 	if maxRow < 1<<rowBucketShift {
-		// Rows below split on this goroutine, the rest on another (splitRow), each in entry order.
-		placeRows := func(lo, hi int) {
+		placeRows = func(lo, hi int) {
 			for i, r := range rows {
 				if r >= 0 && int(r) >= lo && int(r) < hi {
 					p.place(i, int(r))
 				}
 			}
 			finishRows(lo, hi)
-		}
-		if split := splitRow(next, kept, parallel); split > 0 {
-			done := make(chan struct{})
-			go func() {
-				background.Lower()
-				placeRows(split, maxRow+1)
-				close(done)
-			}()
-			placeRows(0, split)
-			<-done
-		} else {
-			placeRows(0, maxRow+1)
 		}
 	} else {
 		// Bucket the kept entries by row>>rowBucketShift, in entry order within a bucket.
@@ -598,7 +587,7 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 			}
 		}
 		// bucketNext[b] is now where bucket b ends, and so where b+1 begins.
-		placeRows := func(lo, hi int) {
+		placeRows = func(lo, hi int) {
 			for b := lo >> rowBucketShift; b <= (hi-1)>>rowBucketShift; b++ {
 				from := 0
 				if b > 0 {
@@ -612,22 +601,22 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 			}
 			finishRows(lo, hi)
 		}
-		// The rows before the one at which half the entries are placed go on this goroutine, the
-		// rest on another, as in the case above; the bucket that holds that row is read by both.
-		// (Cut between whole buckets, the halves were far apart: a deep track has most of its
-		// entries in its first 256 rows.)
-		if split := splitRow(next, kept, parallel); split > 0 {
-			done := make(chan struct{})
-			go func() {
-				background.Lower()
-				placeRows(split, maxRow+1)
-				close(done)
-			}()
-			placeRows(0, split)
-			<-done
-		} else {
-			placeRows(0, maxRow+1)
-		}
+	}
+	// The rows before the one at which half the entries are placed go on this goroutine, the rest
+	// on another; in a deep track the bucket that holds that row is read by both. (Cut between
+	// whole buckets, the halves were far apart: a deep track has most of its entries in its
+	// first 256 rows.)
+	if split := splitRow(next, kept, parallel); split > 0 {
+		done := make(chan struct{})
+		go func() {
+			background.Lower()
+			placeRows(split, maxRow+1)
+			close(done)
+		}()
+		placeRows(0, split)
+		<-done
+	} else {
+		placeRows(0, maxRow+1)
 	}
 	return levels
 }
