@@ -255,9 +255,21 @@ func referenceStand(lv *refLevel, starts []float64) {
 		added := lv.MaxEnd[i] - max(start, prevEnd)
 		lv.stand[i] = roundUp32(max(gap*MergeGapDivisor, added))
 	}
-	blocks := Level{Entries: lv.Entries, stand: lv.stand}
-	blocks.buildBlockMax()
-	lv.blockMax, lv.superMax = blocks.blockMax, blocks.superMax
+	// The block maxima one value at a time, both kinds at once, as buildBlockMax did before it
+	// took each block's maximum in registers and a super-block's over its blocks.
+	n := len(lv.stand)
+	lv.blockMax = make([]float32, (n+(1<<blockShift)-1)>>blockShift)
+	lv.superMax = make([]float32, (n+(1<<superShift)-1)>>superShift)
+	for i := range lv.blockMax {
+		lv.blockMax[i] = float32(math.Inf(-1))
+	}
+	for i := range lv.superMax {
+		lv.superMax[i] = float32(math.Inf(-1))
+	}
+	for i, v := range lv.stand {
+		lv.blockMax[i>>blockShift] = max(lv.blockMax[i>>blockShift], v)
+		lv.superMax[i>>superShift] = max(lv.superMax[i>>superShift], v)
+	}
 }
 
 // refLevel is a level as the reference build made it, its running maximum ends as float64s.

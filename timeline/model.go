@@ -744,21 +744,36 @@ const (
 	superShift = 12 // 4096 entries per super-block
 )
 
-// buildBlockMax fills the block maxima of stand.
+// buildBlockMax fills the block maxima of stand. Each block's maximum is taken over its values in
+// registers (maxOf), and a super-block's over its blocks' maxima: updating both maxima in memory
+// for every value made each update wait for the one before (7.4 M values on gen-trace-large). The
+// maximum of a set does not depend on the grouping, -0 below +0 included.
 func (lv *Level) buildBlockMax() {
 	n := lv.Len()
 	lv.blockMax = make([]float32, (n+(1<<blockShift)-1)>>blockShift)
 	lv.superMax = make([]float32, (n+(1<<superShift)-1)>>superShift)
-	for i := range lv.blockMax {
-		lv.blockMax[i] = float32(math.Inf(-1))
+	for b := range lv.blockMax {
+		lv.blockMax[b] = maxOf(lv.stand[b<<blockShift : min((b+1)<<blockShift, n)])
 	}
-	for i := range lv.superMax {
-		lv.superMax[i] = float32(math.Inf(-1))
+	const blocksPerSuper = 1 << (superShift - blockShift)
+	for s := range lv.superMax {
+		lv.superMax[s] = maxOf(lv.blockMax[s*blocksPerSuper : min((s+1)*blocksPerSuper, len(lv.blockMax))])
 	}
-	for i, v := range lv.stand {
-		lv.blockMax[i>>blockShift] = max(lv.blockMax[i>>blockShift], v)
-		lv.superMax[i>>superShift] = max(lv.superMax[i>>superShift], v)
+}
+
+// maxOf is the largest of vs, -Inf for none; four running maxima at once, so that each comparison
+// need not wait for the one before.
+func maxOf(vs []float32) float32 {
+	inf := float32(math.Inf(-1))
+	m0, m1, m2, m3 := inf, inf, inf, inf
+	for len(vs) >= 4 {
+		m0, m1, m2, m3 = max(m0, vs[0]), max(m1, vs[1]), max(m2, vs[2]), max(m3, vs[3])
+		vs = vs[4:]
 	}
+	for _, v := range vs {
+		m0 = max(m0, v)
+	}
+	return max(m0, m1, m2, m3)
 }
 
 // roundUp32 is the least float32 not below x (+Inf for NaN, so that searches stop there and the
