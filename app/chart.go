@@ -154,6 +154,9 @@ func (c *chart) layout(gtx layout.Context, e env) layout.Dimensions {
 		})
 		c.cacheOps.Reset()
 		m := op.Record(&c.cacheOps)
+		// The window is cleared to the panel colour (app.go) and nothing else is drawn under the
+		// chart: where the chart shows only its background in that colour, it need not be drawn.
+		c.painter.Backdrop = e.th.Panel
 		c.painter.Paint(&c.cacheOps, &c.list)
 		c.cache = m.Stop()
 		c.cacheKey = key

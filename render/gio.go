@@ -72,6 +72,11 @@ type GioPainter struct {
 	// VectorText shapes labels with Gio's text shaper and fills their glyph outlines, instead of
 	// drawing them as cached images: sharper under a scaling transform, slower on software GL.
 	VectorText bool
+	// Backdrop is the colour already under the chart (the window's clear colour), if known. In
+	// GioFrame, where a frame shows only its background and that equals Backdrop, nothing is
+	// drawn at all; otherwise the background is filled as a colour, which costs software GL less
+	// than the same pixels of a texture.
+	Backdrop color.NRGBA
 
 	frame uint32
 
@@ -88,9 +93,11 @@ type GioPainter struct {
 	rast       vector.Rasterizer
 
 	// Two images in turn: Gio may still read the last frame's while this one is drawn.
-	imgs    [2]*image.RGBA
-	imgList DrawList
-	imgPnt  *ImagePainter
+	imgs     [2]*image.RGBA
+	imgList  DrawList
+	imgPnt   *ImagePainter
+	content  contentPlan
+	backdrop backdrop
 }
 
 type textStyle struct {
@@ -468,6 +475,29 @@ func (p *GioPainter) paintFrameAsImage(ops *op.Ops, l *DrawList) {
 	// Nearest filtering: the image maps 1:1 to pixels, and no mipmaps need building per frame.
 	im := paint.NewImageOp(img)
 	im.Filter = paint.FilterNearest
+	// Only the parts that show more than the backdrop (the background and the grid lines) are
+	// drawn from the image: one upload, drawn once per part through a pixel-aligned clip, which
+	// Gio turns into a scissor. On llvmpipe a textured pixel costs its sampling and blending, and
+	// a chart's empty stretches are often a third of it or more. Under the parts go the backdrop
+	// colour (when the window's clear is not already it) and the grid lines, as colour fills.
+	bd := &p.backdrop
+	findBackdrop(l, bd)
+	bounds := image.Rect(0, 0, l.Width, l.Height)
+	if l.Background != p.Backdrop {
+		paint.FillShape(ops, l.Background, clip.Rect(bounds).Op())
+	}
+	if len(bd.Lines) > 0 {
+		paint.ColorOp{Color: bd.LineColor}.Add(ops)
+		for _, x := range bd.Lines {
+			area := clip.Rect(image.Rect(x, bd.Top, x+1, l.Height).Intersect(bounds)).Push(ops)
+			paint.PaintOp{}.Add(ops)
+			area.Pop()
+		}
+	}
 	im.Add(ops)
-	paint.PaintOp{}.Add(ops)
+	for _, r := range p.content.plan(img, bd) {
+		area := clip.Rect(r).Push(ops)
+		paint.PaintOp{}.Add(ops)
+		area.Pop()
+	}
 }
