@@ -236,15 +236,19 @@ func (l *loader) node(depth int) (int, error) {
 	var (
 		flags    uint8
 		cf, flat frameFields
+		memo     = int32(noMemo) // the memo entry cf came from, while nothing else was read into it
 	)
 	// The node gets its frame even when reading it fails half-way: a profile cut off inside a
 	// node still shows what came before.
 	defer func() {
 		c.NodeFlags[n] = flags
-		if flags&core.NodeHasCallFrame != 0 {
-			c.NodeFrame[n] = l.frame(&cf, false)
-		} else {
+		switch {
+		case flags&core.NodeHasCallFrame == 0:
 			c.NodeFrame[n] = l.frame(&flat, true)
+		case memo != noMemo:
+			c.NodeFrame[n] = l.memoFrameID(memo)
+		default:
+			c.NodeFrame[n] = l.frame(&cf, false)
 		}
 	}()
 	empty, err := s.objectStart()
@@ -315,13 +319,18 @@ func (l *loader) node(depth int) (int, error) {
 				}
 				break
 			}
-			read := l.callFrame
+			// Called directly, not through a func value, so that cf stays on the stack.
 			if flags&core.NodeHasCallFrame == 0 {
-				read = l.firstCallFrame // cf is still empty: the memo's fields are what it would get
-			}
-			flags |= core.NodeHasCallFrame
-			if err := read(&cf); err != nil {
-				return n, err
+				// cf is still empty: the memo's fields are what reading would give.
+				flags |= core.NodeHasCallFrame
+				if memo, err = l.firstCallFrame(&cf); err != nil {
+					return n, err
+				}
+			} else {
+				memo = noMemo
+				if err := l.callFrame(&cf); err != nil {
+					return n, err
+				}
 			}
 		case "functionName", "url", "scriptId", "lineNumber", "columnNumber", "codeType":
 			if err := l.frameField(&flat, k); err != nil {
