@@ -1169,6 +1169,16 @@ func push[T any](b *budget, s []T, v T) []T {
 	return append(s, v)
 }
 
+// pushTo is push for a slice held in the heap: storing push's result writes the slice's pointer
+// (with the collector's write barrier while it marks), where appending in place writes only the
+// length.
+func pushTo[T any](b *budget, s *[]T, v T) {
+	if len(*s) == cap(*s) {
+		*s = grow(b, *s, 1)
+	}
+	*s = append(*s, v)
+}
+
 // grow makes room for n more elements, at least doubling the capacity when it must move, or
 // taking only what the budget has left when a doubling would not fit. The new block is charged
 // to b before it is allocated; the old one is released once copied.
