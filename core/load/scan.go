@@ -1092,9 +1092,26 @@ func (s *scanner) skipNested() error {
 		for i < end {
 			c := buf[i]
 			if inStr {
+				if c != '"' && c != '\\' {
+					// On to the string's next quote or backslash, a word at a time.
+					for i+8 <= end {
+						if m := quoteOrBackslash(binary.LittleEndian.Uint64(buf[i:])); m != 0 {
+							i += bits.TrailingZeros64(m) >> 3
+							break
+						}
+						i += 8
+					}
+					for i < end && buf[i] != '"' && buf[i] != '\\' {
+						i++
+					}
+					if i >= end {
+						break
+					}
+					c = buf[i]
+				}
 				if c == '"' {
 					inStr = false
-				} else if c == '\\' {
+				} else {
 					if i+1 >= end {
 						break
 					}
