@@ -88,7 +88,11 @@ func reportCPU(b *testing.B, cpu0 time.Duration, bytesPerOp int64) {
 // BenchmarkFileLarge measures the whole load of gen-trace-large.json.gz from disk, gzip included
 // (inflated concurrently); MB/s are of uncompressed JSON.
 func BenchmarkFileLarge(b *testing.B) {
-	path := fixtures.Path(b, "fixtures", "generated", "gen-trace-large.json.gz")
+	benchFile(b, fixtures.Path(b, "fixtures", "generated", "gen-trace-large.json.gz"))
+}
+
+// benchFile loads the file at path over and over.
+func benchFile(b *testing.B, path string) {
 	b.ReportAllocs()
 	var jsonBytes int64
 	cpu0 := cpuTime()
@@ -106,4 +110,10 @@ func BenchmarkFileLarge(b *testing.B) {
 // BenchmarkReadAssembleMedium is BenchmarkReadAssembleLarge on gen-trace-medium-reload.
 func BenchmarkReadAssembleMedium(b *testing.B) {
 	benchReadAssemble(b, inflatedFixture(b, "gen-trace-medium-reload.json.gz"), 100000)
+}
+
+// BenchmarkFileMedium is BenchmarkFileLarge on gen-trace-medium-reload, the trace of issue #18's
+// load goal.
+func BenchmarkFileMedium(b *testing.B) {
+	benchFile(b, fixtures.Path(b, "fixtures", "generated", "gen-trace-medium-reload.json.gz"))
 }

@@ -1,6 +1,10 @@
 package load
 
-import "bytes"
+import (
+	"bytes"
+
+	"flamedesk/core"
+)
 
 // The call frames of a trace's profile chunks repeat: a function shows up in one node per call
 // path, and each node spells its frame out again (gen-trace-medium-reload has 95 thousand call
@@ -18,43 +22,68 @@ const (
 	memoOverhead = 96
 )
 
-// frameMemo maps the bytes of a call frame object to the fields reading it gave.
+// frameMemo maps the bytes of a call frame object to the fields reading it gave, and to the
+// frame those fields were interned as once a node has asked for it (the same fields always
+// intern as the same frame, so a node whose only call frame is a remembered one needs no
+// interning either).
 type frameMemo struct {
-	fields map[string]frameFields
-	bytes  int
+	index   map[string]int32 // into entries
+	entries []memoFrame
+	bytes   int
 }
 
+type memoFrame struct {
+	fields frameFields
+	frame  core.FrameID
+	hasID  bool
+}
+
+// noMemo is the entry index of a call frame read without the memo.
+const noMemo = -1
+
 // firstCallFrame reads a node's callFrame object into cf, which holds nothing yet, through the
-// memo when the object sits whole in the window.
-func (l *loader) firstCallFrame(cf *frameFields) error {
+// memo when the object sits whole in the window. It returns the memo entry that holds what was
+// read, or noMemo.
+func (l *loader) firstCallFrame(cf *frameFields) (int32, error) {
 	s := l.s
 	end, ok := s.objectEndGuess(maxMemoFrame)
 	if !ok {
-		return l.callFrame(cf)
+		return noMemo, l.callFrame(cf)
 	}
 	m := &l.frameMemo
-	if f, ok := m.fields[string(s.buf[s.pos:end])]; ok {
-		*cf = f
+	if i, ok := m.index[string(s.buf[s.pos:end])]; ok {
+		*cf = m.entries[i].fields
 		s.pos = end
-		return nil
+		return i, nil
 	}
 	start, base, repaired := s.pos, s.base, s.badUTF8
 	if err := l.callFrame(cf); err != nil {
-		return err
+		return noMemo, err
 	}
 	// Remembered only when reading ended at the guessed end (so the bytes are the whole object),
 	// the window has not moved (they are still at start) and reading counted no repaired string,
 	// which a second reading would have counted again.
 	if s.base != base || s.pos != end || s.badUTF8 != repaired || m.bytes+end-start > maxMemoBytes {
-		return nil
+		return noMemo, nil
 	}
-	if m.fields == nil {
-		m.fields = map[string]frameFields{}
+	if m.index == nil {
+		m.index = map[string]int32{}
 	}
 	l.mem.charge(int64(end-start) + memoOverhead)
 	m.bytes += end - start
-	m.fields[string(s.buf[start:end])] = *cf
-	return nil
+	i := int32(len(m.entries))
+	m.entries = append(m.entries, memoFrame{fields: *cf})
+	m.index[string(s.buf[start:end])] = i
+	return i, nil
+}
+
+// memoFrameID interns the fields of memo entry i, once per entry.
+func (l *loader) memoFrameID(i int32) core.FrameID {
+	e := &l.frameMemo.entries[i]
+	if !e.hasID {
+		e.frame, e.hasID = l.frame(&e.fields, false), true
+	}
+	return e.frame
 }
 
 // objectEndGuess returns the index just past the first '}' at most limit bytes after pos, when
@@ -75,6 +104,6 @@ func (s *scanner) objectEndGuess(limit int) (end int, ok bool) {
 
 // drop lets the memo go once the input is read, before the profiles and tracks are built.
 func (m *frameMemo) drop(b *budget) {
-	b.release(int64(m.bytes + memoOverhead*len(m.fields)))
+	b.release(int64(m.bytes + memoOverhead*len(m.entries)))
 	*m = frameMemo{}
 }

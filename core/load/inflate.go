@@ -87,7 +87,8 @@ func (in *inflater) send(x inflated) bool {
 	}
 }
 
-// Read implements io.Reader for the scanner.
+// Read implements io.Reader. The scanner takes whole blocks instead (nextBlock); a reader uses one
+// way or the other, not both.
 func (in *inflater) Read(p []byte) (int, error) {
 	for in.off >= len(in.cur) {
 		if in.err != nil {
@@ -103,6 +104,25 @@ func (in *inflater) Read(p []byte) (int, error) {
 	n := copy(p, in.cur[in.off:])
 	in.off += n
 	return n, nil
+}
+
+// nextBlock hands over the next inflated block, which is the caller's until it gives it back
+// with releaseBlock; the scanner reads it in place, without copying it as Read does. err is the
+// end of the stream (io.EOF) or its failure, with the last data or after it.
+func (in *inflater) nextBlock() ([]byte, error) {
+	if in.err != nil {
+		return nil, in.err
+	}
+	x := <-in.full
+	in.err = x.err
+	return x.b, x.err
+}
+
+// releaseBlock gives a block from nextBlock back to be filled again.
+func (in *inflater) releaseBlock(b []byte) {
+	if cap(b) > 0 {
+		in.free <- b[:cap(b)]
+	}
 }
 
 // Close stops the goroutine and waits for it.

@@ -229,38 +229,51 @@ func (l *loader) node(depth int) (int, error) {
 	if n >= maxArena {
 		return n, l.arenaFull()
 	}
-	c.NodeID = push(l.mem, c.NodeID, core.NoNode)
-	c.NodeParent = push(l.mem, c.NodeParent, core.NoNode)
-	c.NodeFrame = push(l.mem, c.NodeFrame, 0)
-	c.NodeFlags = push(l.mem, c.NodeFlags, 0)
-	var (
-		flags    uint8
-		cf, flat frameFields
-	)
-	// The node gets its frame even when reading it fails half-way: a profile cut off inside a
-	// node still shows what came before.
-	defer func() {
-		c.NodeFlags[n] = flags
-		if flags&core.NodeHasCallFrame != 0 {
-			c.NodeFrame[n] = l.frame(&cf, false)
-		} else {
-			c.NodeFrame[n] = l.frame(&flat, true)
-		}
-	}()
+	pushTo(l.mem, &c.NodeID, core.NoNode)
+	pushTo(l.mem, &c.NodeParent, core.NoNode)
+	pushTo(l.mem, &c.NodeFrame, 0)
+	pushTo(l.mem, &c.NodeFlags, 0)
+	m := nodeMembers{memo: noMemo}
+	err := l.nodeMembers(depth, n, &m)
+	// The node gets its frame even when reading it failed half-way: a profile cut off inside a
+	// node still shows what came before. (No defer: node's many returns would make it one that
+	// the runtime runs through its slow path, at each of a profile's nodes.)
+	c.NodeFlags[n] = m.flags
+	switch {
+	case m.flags&core.NodeHasCallFrame == 0:
+		c.NodeFrame[n] = l.frame(&m.flat, true)
+	case m.memo != noMemo:
+		c.NodeFrame[n] = l.memoFrameID(m.memo)
+	default:
+		c.NodeFrame[n] = l.frame(&m.cf, false)
+	}
+	return n, err
+}
+
+// nodeMembers is what node reads besides the columns it writes as it goes.
+type nodeMembers struct {
+	flags    uint8
+	cf, flat frameFields
+	memo     int32 // the memo entry cf came from, while nothing else was read into it
+}
+
+// nodeMembers reads the members of node n into the node columns and m.
+func (l *loader) nodeMembers(depth, n int, m *nodeMembers) error {
+	s, c := l.s, l.ch
 	empty, err := s.objectStart()
 	if err != nil {
-		return n, err
+		return err
 	}
 	for more := !empty; more; {
 		k, err := s.key()
 		if err != nil {
-			return n, err
+			return err
 		}
 		switch string(k) {
 		case "id":
 			v, ok, err := s.integer()
 			if err != nil {
-				return n, err
+				return err
 			}
 			if ok {
 				c.NodeID[n] = v
@@ -271,21 +284,21 @@ func (l *loader) node(depth int) (int, error) {
 		case "parent":
 			kind, err := s.valueKind()
 			if err != nil {
-				return n, err
+				return err
 			}
 			if kind == kindLiteral {
 				if err := s.skip(); err != nil { // null: no parent
-					return n, err
+					return err
 				}
 				break
 			}
 			v, ok, err := s.integer()
 			if err != nil {
-				return n, err
+				return err
 			}
 			if ok {
 				c.NodeParent[n] = v
-				flags |= core.NodeHasParent
+				m.flags |= core.NodeHasParent
 			} else {
 				l.w.badNodeIDs++
 			}
@@ -298,50 +311,55 @@ func (l *loader) node(depth int) (int, error) {
 				ok, err = l.headChildren(depth, &span)
 			}
 			if err != nil {
-				return n, err
+				return err
 			}
 			if ok {
 				c.NodeChildren = setSpan(l.mem, c.NodeChildren, n, span)
-				flags |= core.NodeHasChildren
+				m.flags |= core.NodeHasChildren
 			}
 		case "callFrame":
 			kind, err := s.valueKind()
 			if err != nil {
-				return n, err
+				return err
 			}
 			if kind != kindObject {
 				if err := s.skip(); err != nil {
-					return n, err
+					return err
 				}
 				break
 			}
-			read := l.callFrame
-			if flags&core.NodeHasCallFrame == 0 {
-				read = l.firstCallFrame // cf is still empty: the memo's fields are what it would get
-			}
-			flags |= core.NodeHasCallFrame
-			if err := read(&cf); err != nil {
-				return n, err
+			// Called directly, not through a func value, so that m stays on the stack.
+			if m.flags&core.NodeHasCallFrame == 0 {
+				// cf is still empty: the memo's fields are what reading would give.
+				m.flags |= core.NodeHasCallFrame
+				if m.memo, err = l.firstCallFrame(&m.cf); err != nil {
+					return err
+				}
+			} else {
+				m.memo = noMemo
+				if err := l.callFrame(&m.cf); err != nil {
+					return err
+				}
 			}
 		case "functionName", "url", "scriptId", "lineNumber", "columnNumber", "codeType":
-			if err := l.frameField(&flat, k); err != nil {
-				return n, err
+			if err := l.frameField(&m.flat, k); err != nil {
+				return err
 			}
 		case "positionTicks":
 			if err := l.positionTicks(n); err != nil {
-				return n, err
+				return err
 			}
 		default:
 			if err := s.skip(); err != nil {
-				return n, err
+				return err
 			}
 		}
 		more, err = s.objectNext()
 		if err != nil {
-			return n, err
+			return err
 		}
 	}
-	return n, nil
+	return nil
 }
 
 // headChildren reads the children of a legacy head node (node objects), and stores their ids in
@@ -589,7 +607,7 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 			return false, l.arenaFull()
 		}
 		if x, d, ok := s.fastInt(); ok {
-			c.Deltas = push(l.mem, c.Deltas, float64(x))
+			pushTo(l.mem, &c.Deltas, float64(x))
 			more = d == ','
 			continue
 		}
@@ -601,7 +619,7 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 			v = 0
 			l.w.badDeltas++
 		}
-		c.Deltas = push(l.mem, c.Deltas, v)
+		pushTo(l.mem, &c.Deltas, v)
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err
@@ -676,7 +694,7 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 			return false, l.arenaFull()
 		}
 		if x, d, ok := s.fastInt(); ok {
-			c.Positions = push(l.mem, c.Positions, clampInt32(float64(x)))
+			pushTo(l.mem, &c.Positions, clampInt32(float64(x)))
 			more = d == ','
 			continue
 		}
@@ -687,7 +705,7 @@ func (l *loader) int32Array(span *core.Span) (present bool, err error) {
 		if !ok {
 			v = 0
 		}
-		c.Positions = push(l.mem, c.Positions, clampInt32(v))
+		pushTo(l.mem, &c.Positions, clampInt32(v))
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err

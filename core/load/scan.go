@@ -67,10 +67,37 @@ type scanner struct {
 
 	str     []byte // scratch for strings with escapes
 	badUTF8 int    // strings repaired because of invalid UTF-8
+
+	// When the source hands out its blocks (the gzip inflater does), the window is each block
+	// itself, read in place rather than copied into buf. Only a value cut by a block's end is
+	// copied, with the start of the next block behind it, into stitch; once the window has moved
+	// past the copied bytes it is the block again.
+	blocks  blockSource
+	block   []byte // the block held: the window itself, or the block stitch holds the start of
+	rest    []byte // in stitch mode, the part of block not yet in the window
+	stitch  []byte
+	foreign int // in stitch mode, buf[:foreign] came before block
 }
+
+// blockSource is a source that hands out the blocks it fills instead of copying them.
+type blockSource interface {
+	nextBlock() ([]byte, error)
+	releaseBlock([]byte)
+}
+
+// stitchSize is how much of a new block is copied behind a value cut by the end of the last one.
+const stitchSize = 64 << 10
 
 func newScanner(ctx context.Context, src io.Reader, initial []byte, mem *budget) *scanner {
 	s := &scanner{src: src, ctx: ctx, mem: mem}
+	if b, ok := src.(blockSource); ok {
+		s.blocks = b
+		if len(initial) > 0 {
+			s.stitchUp(initial, nil)
+			s.foreign, s.end = len(initial), len(initial)
+		}
+		return s
+	}
 	s.buf = makeSlice[byte](mem, max(readSize, len(initial)+readSize), max(readSize, len(initial)+readSize))
 	s.end = copy(s.buf, initial)
 	if src == nil {
@@ -100,6 +127,9 @@ func (s *scanner) fill(keep int) (shift int, ok bool) {
 		s.capOn = true
 		s.flushCapture(s.capEnd)
 		s.capOn = false
+	}
+	if s.blocks != nil {
+		return s.fillBlocks(keep)
 	}
 	if keep > 0 {
 		n := copy(s.buf, s.buf[keep:s.end])
@@ -141,6 +171,93 @@ func (s *scanner) fill(keep int) (shift int, ok bool) {
 			return shift, true
 		}
 	}
+}
+
+// fillBlocks is fill for a blockSource. At the end of the input nothing moves (shift 0).
+func (s *scanner) fillBlocks(keep int) (shift int, ok bool) {
+	tail := s.buf[keep:s.end]
+	if len(s.rest) > 0 {
+		if keep >= s.foreign {
+			// What is kept all comes from block: read on in place.
+			from := len(s.block) - len(s.rest) - len(tail)
+			s.buf, s.rest, s.foreign = s.block[from:], nil, 0
+			return s.moved(keep), true
+		}
+		// A value longer than the stitch so far: copy more of block behind it.
+		if !s.stitchFits(len(tail)) {
+			return 0, false
+		}
+		n := min(len(s.rest), max(stitchSize, len(tail)))
+		s.stitchUp(tail, s.rest[:n])
+		s.rest = s.rest[n:]
+		s.foreign -= keep
+		return s.moved(keep), true
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.err, s.eof = err, true
+		return 0, false
+	}
+	if !s.stitchFits(len(tail)) {
+		return 0, false
+	}
+	// An error that comes with data is given again by the next call, once the data is read.
+	next, err := s.blocks.nextBlock()
+	if len(next) == 0 {
+		s.blocks.releaseBlock(next)
+		s.eof = true
+		if err != io.EOF {
+			s.err = err
+		}
+		return 0, false
+	}
+	old := s.block
+	if len(tail) == 0 {
+		s.buf, s.block, s.rest, s.foreign = next, next, nil, 0
+	} else {
+		n := min(len(next), stitchSize)
+		s.stitchUp(tail, next[:n])
+		s.block, s.rest, s.foreign = next, next[n:], len(tail)
+	}
+	s.blocks.releaseBlock(old) // only now: tail may have been in it
+	return s.moved(keep), true
+}
+
+// stitchFits reports whether a value of n bytes may still grow, and ends the input if not.
+func (s *scanner) stitchFits(n int) bool {
+	if n < maxToken {
+		return true
+	}
+	s.err = &syntaxError{off: s.base, msg: fmt.Sprintf("a single value is longer than %d MB", maxToken>>20)}
+	s.eof = true
+	return false
+}
+
+// stitchUp makes the window tail followed by more, in stitch. tail may lie in stitch itself.
+func (s *scanner) stitchUp(tail, more []byte) {
+	need := len(tail) + len(more)
+	if cap(s.stitch) < need {
+		n := max(2*cap(s.stitch), need, 2*stitchSize)
+		nb := makeSlice[byte](s.mem, n, n)
+		copy(nb, tail)
+		s.mem.release(int64(cap(s.stitch)))
+		s.stitch = nb
+	} else {
+		s.stitch = s.stitch[:cap(s.stitch)]
+		copy(s.stitch, tail)
+	}
+	copy(s.stitch[len(tail):], more)
+	s.buf = s.stitch[:need]
+}
+
+// moved settles the window's indexes after buf[keep:] has become the start of a new buf.
+func (s *scanner) moved(keep int) int {
+	s.end = len(s.buf)
+	s.pos -= keep
+	s.base += int64(keep)
+	if s.capOn {
+		s.capFrom -= keep
+	}
+	return keep
 }
 
 func (s *scanner) flushCapture(upto int) {
@@ -975,9 +1092,26 @@ func (s *scanner) skipNested() error {
 		for i < end {
 			c := buf[i]
 			if inStr {
+				if c != '"' && c != '\\' {
+					// On to the string's next quote or backslash, a word at a time.
+					for i+8 <= end {
+						if m := quoteOrBackslash(binary.LittleEndian.Uint64(buf[i:])); m != 0 {
+							i += bits.TrailingZeros64(m) >> 3
+							break
+						}
+						i += 8
+					}
+					for i < end && buf[i] != '"' && buf[i] != '\\' {
+						i++
+					}
+					if i >= end {
+						break
+					}
+					c = buf[i]
+				}
 				if c == '"' {
 					inStr = false
-				} else if c == '\\' {
+				} else {
 					if i+1 >= end {
 						break
 					}
@@ -1050,6 +1184,16 @@ func push[T any](b *budget, s []T, v T) []T {
 		s = grow(b, s, 1)
 	}
 	return append(s, v)
+}
+
+// pushTo is push for a slice held in the heap: storing push's result writes the slice's pointer
+// (with the collector's write barrier while it marks), where appending in place writes only the
+// length.
+func pushTo[T any](b *budget, s *[]T, v T) {
+	if len(*s) == cap(*s) {
+		*s = grow(b, *s, 1)
+	}
+	*s = append(*s, v)
 }
 
 // grow makes room for n more elements, at least doubling the capacity when it must move, or

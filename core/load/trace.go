@@ -198,6 +198,15 @@ func (l *loader) takeEvents() (err error) {
 
 // event is the scratch for the event being decoded.
 type event struct {
+	eventFields
+	// Kept apart so that each event starts afresh by clearing eventFields, which holds no
+	// pointers, and cutting these to length 0: assigning a whole event writes their pointers
+	// through the collector's write barrier.
+	id, id2, argName []byte
+}
+
+// eventFields are the fields of event that each event sets anew.
+type eventFields struct {
 	ph                 byte
 	name, cat          core.StrID
 	hasName            bool
@@ -206,13 +215,10 @@ type event struct {
 	badTs, badDur      bool
 	pid, tid           int64
 	badPid             bool
-	id                 []byte
 	hasID, idIsString  bool
 	idUnreadable       bool // an "id" that is neither a string nor a number
-	id2                []byte
 	id2Source          core.IDSource
 	hasArgs            bool
-	argName            []byte
 	hasArgName         bool
 	sortIndex          int32
 	hasSortIndex       bool
@@ -616,7 +622,10 @@ func (l *loader) event() error {
 	s := l.s
 	l.nEvents++
 	f := &l.ev
-	*f = event{id: f.id[:0], id2: f.id2[:0], argName: f.argName[:0]}
+	f.eventFields = eventFields{}
+	f.id = f.id[:0]
+	f.id2 = f.id2[:0]
+	f.argName = f.argName[:0]
 	if l.pendDirty {
 		l.rollback() // not reached: every event ends in a commit or a rollback
 	}
