@@ -591,6 +591,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 	ei, pi, ci := 0, 0, 0
 	var x call
 	var xts float64
+	xsrc := int32(0) // the source whose start xts is
 	read := false
 	for {
 		for pi < len(parts) && ci >= parts[pi].len() {
@@ -605,7 +606,10 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 		if haveCall && !read {
 			c := &parts[pi]
 			x = c.at(int32(ci))
-			xts = c.ts(x)
+			// A sample pushes its new frames one after the other: they share its start.
+			if x.src != xsrc || ci == 0 {
+				xts, xsrc = c.ts(x), x.src
+			}
 			read = true
 		}
 		switch {
@@ -648,6 +652,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 			}
 			t.MaxDepth = max(t.MaxDepth, depth)
 			t.Depth[k] = uint16(depth)
+			// Rows are written once each, in order, into zeroed columns: Put, not Set.
 			// The row before is the parent exactly when it is one level up (pre-order), so
 			// only the other parents are listed.
 			if parent >= 0 && !(int(parent) == k-1 && t.Depth[k-1]+1 == t.Depth[k]) {
@@ -663,16 +668,16 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 					t.Dur.Set(k, x.dur)
 				}
 				if x.src >= 0 {
-					t.Refs.Set(k, uint64(x.src))
+					t.Refs.Put(k, uint64(x.src))
 				} else {
-					t.Refs.Set(k, uint64(samples+len(t.CallStart)))
+					t.Refs.Put(k, uint64(samples+len(t.CallStart)))
 					t.CallStart = append(t.CallStart, xts)
 				}
-				t.NodePlus1.Set(k, uint64(x.node)+1)
+				t.NodePlus1.Put(k, uint64(x.node)+1)
 				calls++
 			} else {
 				e := es[ei]
-				t.Refs.Set(k, uint64(len(t.EventRef)))
+				t.Refs.Put(k, uint64(len(t.EventRef)))
 				t.EventRef = append(t.EventRef, e)
 				t.EventStart.Append(ev.Ts[e])
 				t.EventName = append(t.EventName, ev.Name[e])

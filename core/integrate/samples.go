@@ -135,13 +135,14 @@ func (c *calls) release(i int32) {
 	c.blocks[i>>callBlockBits] = nil
 }
 
-func (c *calls) add(x call) int32 {
+// add appends a call of node made by src, with a zero duration until setDur settles it.
+func (c *calls) add(node, src int32) int32 {
 	if c.n>>callBlockBits == len(c.blocks) {
 		switch {
 		case c.n > 0 && !c.limit.allow(c.n+1<<callBlockBits):
 			// Over the budget: the build fails (see BuildContext). Until the walk notices,
-			// new calls overwrite the last one.
-			c.n--
+			// new calls stand for the last one, which is left as it is.
+			return int32(c.n - 1)
 		case c.source != nil:
 			c.blocks = append(c.blocks, c.source.next())
 		default:
@@ -149,15 +150,25 @@ func (c *calls) add(x call) int32 {
 		}
 	}
 	b, k := c.blocks[c.n>>callBlockBits], c.n&(1<<callBlockBits-1)
-	src := uint64(x.src)
-	if x.src < 0 {
-		src = uint64(len(c.sampleTs)) + uint64(^x.src)
+	s := uint64(src)
+	if src < 0 {
+		s = uint64(len(c.sampleTs)) + uint64(^src)
 	}
-	b.dur.Set(k, x.dur)
-	b.node.Set(k, uint64(x.node))
-	b.src.Set(k, src)
+	// A block is filled in order from fresh (zeroed) memory: its duration is already 0, and
+	// the packed columns need no clearing.
+	b.node.Put(k, uint64(node))
+	b.src.Put(k, s)
 	c.n++
 	return int32(c.n - 1)
+}
+
+// openFrame is an open JS frame: its call, where it starts (calls.ts of it, kept at hand for
+// truncate), and the truncation count when it was pushed (a later truncation has stamped its
+// duration).
+type openFrame struct {
+	start float64
+	call  int32
+	epoch uint32
 }
 
 type integrator struct {
@@ -165,15 +176,10 @@ type integrator struct {
 	px      *profileIndex
 	samples []int32
 	out     calls
-	open    []int32 // open JS frames, bottom first, as call indexes
-	// openEpoch[k] is the truncation count when open[k] was pushed: a later truncation has
-	// stamped its duration.
-	openEpoch []uint32
-	// openStart[k] is where open[k] starts (calls.ts of it), kept at hand for truncate.
-	openStart []float64
-	segs      []segment
-	locks     []int32
-	fake      bool // samples are taken although no JS invocation event is open
+	open    []openFrame // open JS frames, bottom first
+	segs    []segment
+	locks   []int32
+	fake    bool // samples are taken although no JS invocation event is open
 
 	truncations uint32
 	lastTruncAt float64
