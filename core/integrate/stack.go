@@ -1,5 +1,7 @@
 package integrate
 
+import "math"
+
 // merge brings the open JS frames in line with a new stack at time ts (RULES.md §3 "Merging a
 // stack"). The new stack is trie path `path`; its pushable frames are the ancestors of profile
 // node base (-1 for none). src is what new calls come from: a sample index, or the complement of
@@ -66,6 +68,13 @@ func (in *integrator) merge(base, path int32, ts float64, src int32) {
 func (in *integrator) push(node, src int32, ts float64) {
 	c := in.out.add(node, src)
 	in.open = append(in.open, openFrame{start: ts, call: c, epoch: in.truncations})
+	if !(ts >= in.lastPush) {
+		in.out.unsorted = true
+	}
+	in.lastPush = ts
+	if src < 0 {
+		in.traceCalls++
+	}
 }
 
 func (in *integrator) topLock() int32 {
@@ -91,7 +100,12 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 	in.truncations++
 	in.lastTruncAt = t
 	for _, f := range in.open[depth:] {
-		in.out.setDur(f.call, max(t-f.start, 0))
+		d := max(t-f.start, 0)
+		in.out.setDur(f.call, d)
+		// As treify will work it out: the call's start plus its duration. NaN sticks.
+		if end := f.start + d; !(end <= in.maxEnd) && !math.IsNaN(in.maxEnd) {
+			in.maxEnd = end
+		}
 	}
 	in.open = in.open[:depth]
 	for len(in.segs) > 0 && in.segs[len(in.segs)-1].start >= depth {
