@@ -92,8 +92,12 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 			after.keepBlock = int(cut.calls) >> callBlockBits
 			w.keepBlock = after.keepBlock
 		}
-		after.eventStart = core.Times{Base: base}
-		after.own(len(es) - int(cut.entry))
+		// The second half fills the event lists of the first from the cut on (they are made
+		// for every event), and its own list of event starts.
+		w.own(len(es))
+		ec := int(cut.entry)
+		after.eventRef, after.eventName = w.eventRef[ec:ec], w.eventName[ec:ec]
+		after.eventStart = core.Times{Base: base, Off: make([]uint32, 0, len(es)-ec)}
 		after.guard = after.k + guardRows
 		var wg sync.WaitGroup
 		wg.Add(1)
@@ -102,8 +106,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 			background.Lower()
 			after.run()
 		}()
-		w.eEnd, w.cEndPart, w.cEnd = int(cut.entry), int(cut.part), int(cut.calls)
-		w.own(len(es))
+		w.eEnd, w.cEndPart, w.cEnd = ec, int(cut.part), int(cut.calls)
 		w.run()
 		wg.Wait()
 		w.join(&after)
@@ -431,6 +434,8 @@ func (w *treeWalk) join(after *treeWalk) {
 		}
 	}
 	w.k += rows
+	// The second half's events sit at the cut in the same arrays; where the first half left
+	// some out, they move down (copy allows the overlap).
 	w.eventRef = append(w.eventRef, after.eventRef...)
 	w.eventName = append(w.eventName, after.eventName...)
 	for i := range after.eventStart.Len() {
