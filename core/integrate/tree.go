@@ -15,12 +15,8 @@ import (
 // tree is built in two halves at once, cut where nothing is open (see treeCut).
 
 // splitTree is the size (rows) from which treify builds a thread's tree in two halves at once.
-// Not less: on gen-trace-medium-reload (main thread about 500k rows) a cut tree seemed to raise
-// the peak RSS of stats (50.9 -> 53.3 MB on average over 6 runs turn about, on a busy machine;
-// probably the second half touching the far end of each column early, a 2 MiB huge page at a
-// time) with no gain in time that the machine could show. A variable so that tests can cut
-// small trees.
-var splitTree = 1 << 20
+// A variable so that tests can cut small trees.
+var splitTree = bigJob
 
 // treify merges the thread's sorted entries with its ProfileCalls and nests them (RULES.md §4):
 // an item starting at or after the open parent's end closes the parent; an item that starts
@@ -96,12 +92,8 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 			after.keepBlock = int(cut.calls) >> callBlockBits
 			w.keepBlock = after.keepBlock
 		}
-		// The second half fills the event lists of the first from the cut on (they are made
-		// for every event), and its own list of event starts.
-		w.own(len(es))
-		ec := int(cut.entry)
-		after.eventRef, after.eventName = w.eventRef[ec:ec], w.eventName[ec:ec]
-		after.eventStart = core.Times{Base: base, Off: make([]uint32, 0, len(es)-ec)}
+		after.eventStart = core.Times{Base: base}
+		after.own(len(es) - int(cut.entry))
 		after.guard = after.k + guardRows
 		var wg sync.WaitGroup
 		wg.Add(1)
@@ -110,7 +102,8 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 			background.Lower()
 			after.run()
 		}()
-		w.eEnd, w.cEndPart, w.cEnd = ec, int(cut.part), int(cut.calls)
+		w.eEnd, w.cEndPart, w.cEnd = int(cut.entry), int(cut.part), int(cut.calls)
+		w.own(len(es))
 		w.run()
 		wg.Wait()
 		w.join(&after)
@@ -438,8 +431,6 @@ func (w *treeWalk) join(after *treeWalk) {
 		}
 	}
 	w.k += rows
-	// The second half's events sit at the cut in the same arrays; where the first half left
-	// some out, they move down (copy allows the overlap).
 	w.eventRef = append(w.eventRef, after.eventRef...)
 	w.eventName = append(w.eventName, after.eventName...)
 	for i := range after.eventStart.Len() {
