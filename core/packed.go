@@ -46,6 +46,16 @@ func (p *Packed) Set(i int, v uint64) {
 	p.Words[w+1] = p.Words[w+1]&^(m>>hi) | v>>hi
 }
 
+// Put stores v (which must fit) as value i, where value i and the ones after it are still 0: a
+// column filled in order writes each word without clearing bits first.
+func (p *Packed) Put(i int, v uint64) {
+	bit := uint(i) * uint(p.Bits)
+	w, s := bit>>6, bit&63
+	v &= 1<<p.Bits - 1
+	p.Words[w] |= v << s
+	p.Words[w+1] |= v >> (64 - s) // nothing for s == 0, where the shift by 64 gives 0
+}
+
 // Truncate keeps the first n values and lets go of the words past them.
 func (p *Packed) Truncate(n int) {
 	p.N = n

@@ -67,6 +67,15 @@ func (c *Times) offset(v float64) (uint32, bool) {
 	return o | detoured, math.Float64bits((c.Base+float64(o))/1000*1000) == math.Float64bits(v)
 }
 
+// Fits reports whether v can be stored without widening the column.
+func (c *Times) Fits(v float64) bool {
+	if c.Wide != nil {
+		return true
+	}
+	_, ok := c.offset(v)
+	return ok
+}
+
 // Set stores v as value i, widening the column when v needs it.
 func (c *Times) Set(i int, v float64) {
 	if c.Wide == nil {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -79,6 +80,8 @@ func TestPackedKeepsEveryWidth(t *testing.T) {
 	for _, max := range []uint64{0, 1, 2, 7, 1000, 1<<17 + 5, 1<<31 + 3, 1<<63 + 9} {
 		const n = 300
 		p := NewPacked(n, max)
+		// A second column is filled in order with Put, which must keep the same values.
+		put := NewPacked(n, max)
 		want := make([]uint64, n)
 		for i := range want {
 			want[i] = (uint64(i) * 0x9E3779B97F4A7C15) % (max + 1)
@@ -86,6 +89,10 @@ func TestPackedKeepsEveryWidth(t *testing.T) {
 				want[i] = uint64(i) * 0x9E3779B97F4A7C15 >> 1
 			}
 			p.Set(i, want[i])
+			put.Put(i, want[i])
+		}
+		if !slices.Equal(put.Words, p.Words) {
+			t.Fatalf("max %d: Put and Set store different words", max)
 		}
 		// Rewriting values in place must not disturb the neighbours.
 		for i := 0; i < n; i += 3 {

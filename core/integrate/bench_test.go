@@ -48,10 +48,14 @@ func BenchmarkLoadLarge(b *testing.B) {
 func BenchmarkBuildLarge(b *testing.B) {
 	tr := largeFixture(b)
 	b.ResetTimer()
+	cpu := 0.0
 	for b.Loop() {
+		c0 := processCPU()
 		Build(tr)
+		cpu += processCPU() - c0
 	}
 	reportTracks(b, tr)
+	b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkStageCollect: B/E pairing and grouping events by thread.
@@ -203,6 +207,7 @@ func BenchmarkBuildMedium(b *testing.B) {
 		b.Fatal(mediumErr)
 	}
 	b.ResetTimer()
+	cpu := 0.0
 	for b.Loop() {
 		// A load builds the tracks in fresh memory, whose pages the kernel maps on first touch:
 		// the memory of the previous round goes back to the system first.
@@ -210,7 +215,10 @@ func BenchmarkBuildMedium(b *testing.B) {
 		mediumTrace.Tracks = nil
 		debug.FreeOSMemory()
 		b.StartTimer()
+		c0 := processCPU()
 		Build(mediumTrace)
+		cpu += processCPU() - c0
 	}
 	reportTracks(b, mediumTrace)
+	b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
 }

@@ -129,7 +129,7 @@ func naiveIntegrate(tr *core.Trace, es []entry, p *core.ProfileModel) calls {
 			if isMeta(cur[i]) {
 				continue
 			}
-			c := out.add(call{node: cur[i], src: src})
+			c := out.add(cur[i], src)
 			open = append(open, c)
 		}
 	}

@@ -43,6 +43,9 @@ type profileIndex struct {
 	key   []int32 // frame key of node n; -1 when its frame is unknown
 	// native marks nodes DevTools removes from stacks (url "native V8Runtime").
 	native []bool
+	// pos[n] is where node n's frame sits in its stack: the depth of stack[n] less one. The
+	// walk reads it for every frame it pushes.
+	pos []int32
 	// meta marks the root, (program), (idle) and (garbage collector): they take part in stack
 	// comparisons but are never pushed as calls.
 	meta []bool
@@ -72,6 +75,10 @@ func newProfileIndex(tr *core.Trace, p *core.ProfileModel, keys []int32) *profil
 		}
 	}
 	px.resolveStacks()
+	px.pos = make([]int32, n)
+	for i, s := range px.stack {
+		px.pos[i] = px.trie.depth[s] - 1
+	}
 	// From here on the walk only asks for children with the GC node's key (a GC sample on top
 	// of the previous sample's stack): the map keeps only those, as it is most of the index.
 	gcKey := int32(-1)

@@ -75,7 +75,33 @@ type calls struct {
 	sampleTs, eventTs []float64
 	// nodeBits and srcBits size the blocks' packed columns.
 	nodeBits, srcBits uint64
+	// cuts are places where treify may cut the thread's tree in two (see treeCut), in walk
+	// order; unsorted is set when a call starts before the one made before it, which rules
+	// them out.
+	cuts     []treeCut
+	unsorted bool
+	// endCut, when endCut.part is 1, is the cut where the next walk part begins: the calls of
+	// this part all end by its start.
+	endCut treeCut
 }
+
+// treeCut is a place in the walk where nothing is open: a task that starts after every call made
+// before it has ended (its start is later than theirs, and no later than their ends). With the
+// events before it ended too (treify checks that), the calls and events before it and those after
+// it form two trees that can be built at once.
+type treeCut struct {
+	entry int32 // the task's entry
+	// part is the walk part whose calls the second half starts with: 0 for a cut inside the
+	// first, 1 for the cut between the walk's two parts (where calls is 0).
+	part  int32
+	calls int32 // the calls made before it
+	// traceCalls is how many of those calls come from a trace event's sampleTraceId.
+	traceCalls int32
+}
+
+// cutSpacing is how many calls there are at least between two cuts that the walk notes, and
+// before the first. A variable so that tests can cut small trees.
+var cutSpacing = 1 << 14
 
 // newCalls returns an empty list for the calls of a profile with the given number of nodes.
 func newCalls(sampleTs, eventTs []float64, nodes int) calls {
@@ -135,13 +161,14 @@ func (c *calls) release(i int32) {
 	c.blocks[i>>callBlockBits] = nil
 }
 
-func (c *calls) add(x call) int32 {
+// add appends a call of node made by src, with a zero duration until setDur settles it.
+func (c *calls) add(node, src int32) int32 {
 	if c.n>>callBlockBits == len(c.blocks) {
 		switch {
 		case c.n > 0 && !c.limit.allow(c.n+1<<callBlockBits):
 			// Over the budget: the build fails (see BuildContext). Until the walk notices,
-			// new calls overwrite the last one.
-			c.n--
+			// new calls stand for the last one, which is left as it is.
+			return int32(c.n - 1)
 		case c.source != nil:
 			c.blocks = append(c.blocks, c.source.next())
 		default:
@@ -149,31 +176,42 @@ func (c *calls) add(x call) int32 {
 		}
 	}
 	b, k := c.blocks[c.n>>callBlockBits], c.n&(1<<callBlockBits-1)
-	src := uint64(x.src)
-	if x.src < 0 {
-		src = uint64(len(c.sampleTs)) + uint64(^x.src)
+	s := uint64(src)
+	if src < 0 {
+		s = uint64(len(c.sampleTs)) + uint64(^src)
 	}
-	b.dur.Set(k, x.dur)
-	b.node.Set(k, uint64(x.node))
-	b.src.Set(k, src)
+	// A block is filled in order from fresh (zeroed) memory: its duration is already 0, and
+	// the packed columns need no clearing.
+	b.node.Put(k, uint64(node))
+	b.src.Put(k, s)
 	c.n++
 	return int32(c.n - 1)
 }
 
+// openFrame is an open JS frame: its call, where it starts (calls.ts of it, kept at hand for
+// truncate), and the truncation count when it was pushed (a later truncation has stamped its
+// duration).
+type openFrame struct {
+	start float64
+	call  int32
+	epoch uint32
+}
+
 type integrator struct {
-	events  *core.Events
-	px      *profileIndex
-	samples []int32
-	out     calls
-	open    []int32 // open JS frames, bottom first, as call indexes
-	// openEpoch[k] is the truncation count when open[k] was pushed: a later truncation has
-	// stamped its duration.
-	openEpoch []uint32
-	// openStart[k] is where open[k] starts (calls.ts of it), kept at hand for truncate.
-	openStart []float64
-	segs      []segment
-	locks     []int32
-	fake      bool // samples are taken although no JS invocation event is open
+	events *core.Events
+	// entry is the index of the entry the walk handles (for the cuts it notes).
+	entry int32
+	// lastPush is the start of the last call made; maxEnd the latest end (start plus duration)
+	// of the calls settled so far; traceCalls how many calls came from a sampleTraceId.
+	lastPush, maxEnd float64
+	traceCalls       int32
+	px               *profileIndex
+	samples          []int32
+	out              calls
+	open             []openFrame // open JS frames, bottom first
+	segs             []segment
+	locks            []int32
+	fake             bool // samples are taken although no JS invocation event is open
 
 	truncations uint32
 	lastTruncAt float64
@@ -194,7 +232,8 @@ func integrateSamples(ctx context.Context, tr *core.Trace, entries []entry, px *
 func integratePart(ctx context.Context, tr *core.Trace, part walkPart, px *profileIndex, report func(int), limit *entryBudget) calls {
 	p := px.p
 	entries := part.entries
-	in := &integrator{events: &tr.Events, px: px, samples: p.Samples, prevNode: part.prevNode, gcBase: -1}
+	in := &integrator{events: &tr.Events, px: px, samples: p.Samples, prevNode: part.prevNode, gcBase: -1,
+		lastPush: math.Inf(-1), maxEnd: math.Inf(-1)}
 	in.out = newCalls(p.Timestamps, tr.Events.Ts, len(p.NodeID))
 	in.out.limit.from, in.out.limit.per = limit, callBytes
 	if len(entries)+len(p.Samples) >= bigJob {
@@ -268,6 +307,7 @@ func integratePart(ctx context.Context, tr *core.Trace, part walkPart, px *profi
 					in.onSample(s, nil)
 				} else {
 					evStack = append(evStack, cur)
+					in.entry = cur
 					in.onEventStart(tr, &entries[cur])
 				}
 				break
@@ -283,6 +323,7 @@ func integratePart(ctx context.Context, tr *core.Trace, part walkPart, px *profi
 			if isSample {
 				in.onSample(s, parent)
 			} else {
+				in.entry = cur
 				in.onEventStart(tr, &entries[cur])
 				evStack = append(evStack, cur)
 			}
@@ -297,6 +338,9 @@ func integratePart(ctx context.Context, tr *core.Trace, part walkPart, px *profi
 		// What the task that starts the next part does first: every open frame ends there.
 		in.locks = in.locks[:0]
 		in.truncate(0, part.cutAt)
+		if !in.out.unsorted && in.lastPush < part.cutAt && in.maxEnd <= part.cutAt {
+			in.out.endCut = treeCut{entry: int32(len(entries)), part: 1, traceCalls: in.traceCalls}
+		}
 	}
 	in.finish()
 	return in.out
@@ -427,6 +471,7 @@ func (in *integrator) onEventStart(tr *core.Trace, e *entry) {
 		in.locks = in.locks[:0]
 		in.truncate(0, e.ts)
 		in.fake = false
+		in.noteCut(e.ts)
 	}
 	if in.fake {
 		in.truncate(in.popLock(), e.ts)
@@ -449,6 +494,23 @@ func (in *integrator) onEventStart(tr *core.Trace, e *entry) {
 		in.truncate(int32(len(in.open)), e.ts)
 	}
 	in.locks = append(in.locks, int32(len(in.open)))
+}
+
+// noteCut notes the task at ts, which has just closed every open frame, as a cut when every call
+// so far started before it and ended by it, and enough calls were made since the last cut.
+func (in *integrator) noteCut(ts float64) {
+	o := &in.out
+	if len(in.open) > 0 || o.unsorted || !(in.lastPush < ts) || !(in.maxEnd <= ts) {
+		return
+	}
+	last := 0
+	if n := len(o.cuts); n > 0 {
+		last = int(o.cuts[n-1].calls)
+	}
+	if o.n-last < cutSpacing {
+		return
+	}
+	o.cuts = append(o.cuts, treeCut{entry: in.entry, calls: int32(o.n), traceCalls: in.traceCalls})
 }
 
 func (in *integrator) onEventEnd(e *entry) {

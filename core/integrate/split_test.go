@@ -2,6 +2,7 @@
 package integrate
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -95,5 +96,113 @@ func TestSplitWalkCarriesThePreviousSample(t *testing.T) {
 		if !reflect.DeepEqual(whole.Tracks, cut.Tracks) {
 			t.Errorf("outer event %v: the tracks differ when the walk is cut:\nwhole %+v\ncut   %+v", outer, whole.Tracks, cut.Tracks)
 		}
+	}
+}
+
+// TestSplitTreeBuildsTheSameTracks builds every track of real traces with their trees cut in two
+// halves built at once wherever they can be, and whole, and wants the same columns.
+func TestSplitTreeBuildsTheSameTracks(t *testing.T) {
+	names := []string{
+		"generated/gen-trace-small.json.gz",
+		"upstream/devtools-recursive-blocking-js.json.gz",
+		"upstream/devtools-web-dev.json.gz",
+		"upstream/devtools-two-workers.json.gz",
+	}
+	defer func(job, tree, spacing int) { splitJob, splitTree, cutSpacing = job, tree, spacing }(splitJob, splitTree, cutSpacing)
+	// Whole walks, whose trees are cut at a task inside them, and walks cut in two parts, whose
+	// trees are cut where the walk is.
+	for _, walkJob := range []int{1 << 62, 64} {
+		cuts := 0
+		for _, name := range names {
+			path := fixtures.Path(t, "fixtures", name)
+			splitJob, splitTree, cutSpacing = walkJob, 1<<62, 1<<14
+			whole := loadAndBuild(t, path)
+			splitTree, cutSpacing = 64, 16
+			cut := loadAndBuild(t, path)
+			cuts += treeCuts(cut)
+			if len(whole.Tracks) != len(cut.Tracks) {
+				t.Fatalf("%s: %d tracks whole, %d cut", name, len(whole.Tracks), len(cut.Tracks))
+			}
+			for i := range whole.Tracks {
+				if !reflect.DeepEqual(whole.Tracks[i], cut.Tracks[i]) {
+					t.Errorf("%s (walks cut from %d): track %d (thread %d) differs when its tree is cut", name, walkJob, i, whole.Tracks[i].Thread)
+				}
+			}
+		}
+		if cuts == 0 {
+			t.Errorf("walks cut from %d: no tree was cut: the test checks nothing there", walkJob)
+		}
+	}
+}
+
+// treeCuts counts the threads of tr whose tree treify cuts in two.
+func treeCuts(tr *core.Trace) int {
+	keys := frameKeys(tr)
+	n := 0
+	for _, j := range traceJobs(tr) {
+		if j.profile < 0 {
+			continue
+		}
+		es := j.entries(tr)
+		sortEntries(&tr.Events, es)
+		px := newProfileIndex(tr, &tr.Profiles[j.profile], keys)
+		var parts []calls
+		rows := len(es)
+		for _, w := range splitWalk(&tr.Events, es, &tr.Profiles[j.profile]) {
+			parts = append(parts, integratePart(context.Background(), tr, w, px.clone(), nil, nil))
+			rows += parts[len(parts)-1].len()
+		}
+		events := make([]int32, len(es))
+		for k := range es {
+			events[k] = es[k].ev
+		}
+		track := core.Track{Dur: core.NewTimes(0, rows), NodePlus1: core.NewPacked(rows, uint64(len(px.p.NodeID))), Refs: core.NewPacked(rows, uint64(rows))}
+		if _, ok := chooseCut(&tr.Events, events, parts, &track, rows); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSplitTreeMovesRowsLeftOut cuts a tree whose first half leaves an event out (it ends after
+// its parent): the second half, written from where it would start with nothing left out, moves
+// down by a row, and its references into the event list with it.
+func TestSplitTreeMovesRowsLeftOut(t *testing.T) {
+	defer func(tree, spacing int) { splitTree, cutSpacing = tree, spacing }(splitTree, cutSpacing)
+	build := func(tree int) *core.Trace {
+		splitTree, cutSpacing = tree, 1
+		b := newBuilder()
+		for _, at := range []float64{0, 200, 400} {
+			b.event(0, 'X', "RunTask", at, 100)
+			b.event(0, 'X', "FunctionCall", at, 100)
+			if at == 0 {
+				b.event(0, 'X', "Parent", 10, 30)
+				b.event(0, 'X', "Child", 20, 40) // ends after Parent: left out of the tree
+			}
+		}
+		pb := b.profile(0)
+		a := pb.fn(0, "A")
+		bb := pb.fn(a, "B")
+		for _, at := range []float64{0, 200, 400} {
+			pb.sample(bb, at+5)
+			pb.sample(a, at+50)
+			pb.sample(bb, at+60)
+			if at == 0 { // the first task as big as the other two: the cut goes after it
+				for ts := 65.0; ts < 100; ts += 10 {
+					pb.sample(a, ts)
+					pb.sample(bb, ts+5)
+				}
+			}
+		}
+		pb.done()
+		Build(b.tr)
+		return b.tr
+	}
+	whole, cut := build(1<<62), build(1)
+	if treeCuts(cut) == 0 || whole.Tracks[0].NotInTree == 0 {
+		t.Fatalf("%d cuts, %d rows left out: the test checks nothing", treeCuts(cut), whole.Tracks[0].NotInTree)
+	}
+	if !reflect.DeepEqual(whole.Tracks, cut.Tracks) {
+		t.Errorf("the tracks differ when the tree is cut:\nwhole %+v\ncut   %+v", whole.Tracks, cut.Tracks)
 	}
 }

@@ -1,5 +1,7 @@
 package integrate
 
+import "math"
+
 // merge brings the open JS frames in line with a new stack at time ts (RULES.md §3 "Merging a
 // stack"). The new stack is trie path `path`; its pushable frames are the ancestors of profile
 // node base (-1 for none). src is what new calls come from: a sample index, or the complement of
@@ -21,8 +23,8 @@ func (in *integrator) merge(base, path int32, ts float64, src int32) {
 		if px.native[v] {
 			continue
 		}
-		pos := px.trie.depth[px.stack[v]] - 1
-		if pos < i || (len(col) > 0 && pos >= px.trie.depth[px.stack[col[len(col)-1]]]-1) {
+		pos := px.pos[v]
+		if pos < i || (len(col) > 0 && pos >= px.pos[col[len(col)-1]]) {
 			break
 		}
 		col = append(col, v)
@@ -33,7 +35,7 @@ func (in *integrator) merge(base, path int32, ts float64, src int32) {
 		if px.meta[v] {
 			continue
 		}
-		if rawFrom < 0 && px.trie.depth[px.stack[v]]-1 != int32(len(in.open)) {
+		if rawFrom < 0 && px.pos[v] != int32(len(in.open)) {
 			// A skipped meta frame below this one (malformed profiles only) shifts positions.
 			rawFrom = int32(len(in.open))
 		}
@@ -64,10 +66,15 @@ func (in *integrator) merge(base, path int32, ts float64, src int32) {
 
 // push opens a call of node made by src at ts, which is where calls.ts will say it starts.
 func (in *integrator) push(node, src int32, ts float64) {
-	c := in.out.add(call{node: node, src: src})
-	in.open = append(in.open, c)
-	in.openEpoch = append(in.openEpoch, in.truncations)
-	in.openStart = append(in.openStart, ts)
+	c := in.out.add(node, src)
+	in.open = append(in.open, openFrame{start: ts, call: c, epoch: in.truncations})
+	if !(ts >= in.lastPush) {
+		in.out.unsorted = true
+	}
+	in.lastPush = ts
+	if src < 0 {
+		in.traceCalls++
+	}
 }
 
 func (in *integrator) topLock() int32 {
@@ -92,12 +99,15 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 	}
 	in.truncations++
 	in.lastTruncAt = t
-	for k, c := range in.open[depth:] {
-		in.out.setDur(c, max(t-in.openStart[int(depth)+k], 0))
+	for _, f := range in.open[depth:] {
+		d := max(t-f.start, 0)
+		in.out.setDur(f.call, d)
+		// As treify will work it out: the call's start plus its duration. NaN sticks.
+		if end := f.start + d; !(end <= in.maxEnd) && !math.IsNaN(in.maxEnd) {
+			in.maxEnd = end
+		}
 	}
 	in.open = in.open[:depth]
-	in.openEpoch = in.openEpoch[:depth]
-	in.openStart = in.openStart[:depth]
 	for len(in.segs) > 0 && in.segs[len(in.segs)-1].start >= depth {
 		in.segs = in.segs[:len(in.segs)-1]
 	}
@@ -107,14 +117,12 @@ func (in *integrator) truncate(depth int32, t float64) int32 {
 // finish settles the frames still open: they keep the stamp of the last truncation made after
 // they were pushed, and 0 when there was none. Nothing is extrapolated past the last sample.
 func (in *integrator) finish() {
-	for k, c := range in.open {
-		if in.truncations != in.openEpoch[k] {
-			in.out.setDur(c, max(in.lastTruncAt-in.openStart[k], 0))
+	for _, f := range in.open {
+		if in.truncations != f.epoch {
+			in.out.setDur(f.call, max(in.lastTruncAt-f.start, 0))
 		}
 	}
 	in.open = in.open[:0]
-	in.openEpoch = in.openEpoch[:0]
-	in.openStart = in.openStart[:0]
 	in.segs = in.segs[:0]
 }
 
@@ -201,7 +209,7 @@ func (in *integrator) scanOpen(q, from, to int32) int32 {
 		y := t.ancestor(q, hi)
 		first := int32(-1)
 		for d := hi; d > lo; d-- {
-			if in.px.key[in.out.at(in.open[d-1]).node] != t.key[y] {
+			if in.px.key[in.out.at(in.open[d-1].call).node] != t.key[y] {
 				first = d - 1
 			}
 			y = t.parent[y]
