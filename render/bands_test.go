@@ -78,16 +78,8 @@ func TestContentPlanKeepsEveryPixel(t *testing.T) {
 // all) and once over another colour (the background is filled first): the window must show the
 // ImagePainter's image in both.
 func TestGioFrameShowsTheComposite(t *testing.T) {
-	m := smallModel(t)
 	const w, h = 1000, 600
-	vp := timeline.NewViewport(m.Bounds())
-	lo, _ := m.Bounds()
-	vp.SetSize(w, h)
-	vp.ZoomToRange(lo+250e3, lo+450e3)
-	b := NewBuilder(m)
-	var l DrawList
-	b.Build(&l, vp, &Frame{Width: w, Height: h, Selection: timeline.NoEntry, Hover: noHover})
-	want := PaintImage(&l)
+	_, l, want := parseTaskFrame(t, w, h)
 	win := headlessWindow(t, w, h)
 	other := l.Background
 	other.R ^= 0x80
@@ -102,13 +94,7 @@ func TestGioFrameShowsTheComposite(t *testing.T) {
 			paint.FillShape(&ops, other, clip.Rect{Max: image.Pt(w, h)}.Op())
 		}
 		p.Paint(&ops, &l)
-		if err := win.Frame(&ops); err != nil {
-			t.Fatal(err)
-		}
-		got := image.NewRGBA(image.Rect(0, 0, w, h))
-		if err := win.Screenshot(got); err != nil {
-			t.Fatal(err)
-		}
+		got := frameShot(t, win, &ops, w, h)
 		if len(p.content.rects) == 0 {
 			t.Fatal("nothing planned")
 		}

@@ -28,17 +28,37 @@ func headlessWindow(tb testing.TB, w, h int) *headless.Window {
 	return win
 }
 
-func TestGioPainterDrawsWhatTheImagePainterDraws(t *testing.T) {
+// parseTaskFrame builds the draw list of smallModel's long parse task (many labels) in a w×h
+// frame, and paints it with the image painter.
+func parseTaskFrame(t *testing.T, w, h int) (*Builder, DrawList, *image.RGBA) {
+	t.Helper()
 	m := smallModel(t)
-	const w, h = 1000, 600
 	vp := timeline.NewViewport(m.Bounds())
 	lo, _ := m.Bounds()
-	vp.SetSize(w, h)
-	vp.ZoomToRange(lo+250e3, lo+450e3) // the long parse task with many labels
+	vp.SetSize(float64(w), float64(h))
+	vp.ZoomToRange(lo+250e3, lo+450e3)
 	b := NewBuilder(m)
 	var l DrawList
 	b.Build(&l, vp, &Frame{Width: w, Height: h, Selection: timeline.NoEntry, Hover: noHover})
-	want := PaintImage(&l)
+	return b, l, PaintImage(&l)
+}
+
+// frameShot draws ops in win and returns what it shows.
+func frameShot(t *testing.T, win *headless.Window, ops *op.Ops, w, h int) *image.RGBA {
+	t.Helper()
+	if err := win.Frame(ops); err != nil {
+		t.Fatal(err)
+	}
+	got := image.NewRGBA(image.Rect(0, 0, w, h))
+	if err := win.Screenshot(got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func TestGioPainterDrawsWhatTheImagePainterDraws(t *testing.T) {
+	const w, h = 1000, 600
+	b, l, want := parseTaskFrame(t, w, h)
 
 	win := headlessWindow(t, w, h)
 	for _, mode := range []GioPainter{{Mode: GioRects}, {Mode: GioPaths}, {Mode: GioImage}, {Mode: GioRects, VectorText: true}} {
@@ -46,13 +66,7 @@ func TestGioPainterDrawsWhatTheImagePainterDraws(t *testing.T) {
 		name := fmt.Sprintf("mode %d, vector text %v", mode.Mode, mode.VectorText)
 		var ops op.Ops
 		p.Paint(&ops, &l)
-		if err := win.Frame(&ops); err != nil {
-			t.Fatal(err)
-		}
-		got := image.NewRGBA(image.Rect(0, 0, w, h))
-		if err := win.Screenshot(got); err != nil {
-			t.Fatal(err)
-		}
+		got := frameShot(t, win, &ops, w, h)
 		if dir := os.Getenv("FLAMEDESK_SHOTS"); dir != "" {
 			savePNG(t, filepath.Join(dir, fmt.Sprintf("gio-mode%d-vector%v.png", mode.Mode, mode.VectorText)), got)
 			savePNG(t, filepath.Join(dir, "image-painter.png"), want)

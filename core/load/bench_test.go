@@ -15,14 +15,15 @@ import (
 	"flamedesk/internal/fixtures"
 )
 
-// inflatedJSON holds each generated fixture inflated once, for the benchmarks that measure parsing
+// inflatedJSON holds each gzipped fixture inflated once, for the benchmarks that measure parsing
 // alone: gen-trace-large is 238 MB of JSON, gen-trace-medium-reload (the trace of issue #18's
 // speed goal) 52 MB.
-var inflatedJSON sync.Map // name -> func() ([]byte, error)
+var inflatedJSON sync.Map // path -> func() ([]byte, error)
 
-func inflatedFixture(b *testing.B, name string) []byte {
-	path := fixtures.Path(b, "fixtures", "generated", name)
-	load, _ := inflatedJSON.LoadOrStore(name, sync.OnceValues(func() ([]byte, error) {
+func inflatedFixture(tb testing.TB, elems ...string) []byte {
+	tb.Helper()
+	path := fixtures.Path(tb, append([]string{"fixtures"}, elems...)...)
+	load, _ := inflatedJSON.LoadOrStore(path, sync.OnceValues(func() ([]byte, error) {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, err
@@ -36,7 +37,7 @@ func inflatedFixture(b *testing.B, name string) []byte {
 	}))
 	raw, err := load.(func() ([]byte, error))()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return raw
 }
@@ -64,7 +65,7 @@ func benchReadAssemble(b *testing.B, raw []byte, minEvents int) {
 // the uncompressed JSON of gen-trace-large (MB/s of JSON). Run it with -cpu 1 for the per-core
 // figure.
 func BenchmarkReadAssembleLarge(b *testing.B) {
-	benchReadAssemble(b, inflatedFixture(b, "gen-trace-large.json.gz"), 600000)
+	benchReadAssemble(b, inflatedFixture(b, "generated", "gen-trace-large.json.gz"), 600000)
 }
 
 // cpuTime is the CPU time the process has used, all threads (GC included).
@@ -109,7 +110,7 @@ func benchFile(b *testing.B, path string) {
 
 // BenchmarkReadAssembleMedium is BenchmarkReadAssembleLarge on gen-trace-medium-reload.
 func BenchmarkReadAssembleMedium(b *testing.B) {
-	benchReadAssemble(b, inflatedFixture(b, "gen-trace-medium-reload.json.gz"), 100000)
+	benchReadAssemble(b, inflatedFixture(b, "generated", "gen-trace-medium-reload.json.gz"), 100000)
 }
 
 // BenchmarkFileMedium is BenchmarkFileLarge on gen-trace-medium-reload, the trace of issue #18's

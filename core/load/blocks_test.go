@@ -1,3 +1,5 @@
+// Tests that reading a source block by block, in place, gives what reading it whole gives,
+// wherever the blocks cut the values.
 package load
 
 import (
@@ -6,13 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/klauspost/compress/gzip"
-
-	"flamedesk/internal/fixtures"
 )
 
 // cutSource hands out data in blocks of the sizes it is given, in turn, and checks that every
@@ -74,7 +71,7 @@ func TestBlocksReadAsOneStream(t *testing.T) {
 	for _, name := range append(files, []string{"long values"}) {
 		data := longValues
 		if len(name) > 1 {
-			data = inflateFile(t, fixtures.Path(t, append([]string{"fixtures"}, name...)...))
+			data = inflatedFixture(t, name...)
 		}
 		want := readWhole(t, bytes.NewReader(data))
 		random := make([]int, 64)
@@ -92,24 +89,6 @@ func TestBlocksReadAsOneStream(t *testing.T) {
 			}
 		}
 	}
-}
-
-// inflateFile returns the inflated bytes of a gzipped file.
-func inflateFile(t *testing.T, path string) []byte {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // readWhole runs the reader over src and returns what it read, printed: compared with
