@@ -122,11 +122,18 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 		p.SetStage("assembling profiles")
 	}
 	// The event columns are copied into the trace while the profiles are built: neither reads
-	// the other, and the copy (mostly page faults of its fresh memory) then costs no time.
+	// the other, and the copy (mostly page faults of its fresh memory) then costs no time. A
+	// trace's bounds come from its events and chunk records, which the profiles' build only
+	// reads: they are found there too, after the copy.
 	taken := make(chan error, 1)
+	engineLo, engineHi := math.Inf(1), math.Inf(-1)
 	go func() {
 		background.Lower()
-		taken <- l.takeEvents()
+		err := l.takeEvents()
+		if err == nil && tr.Kind == core.InputTrace {
+			engineLo, engineHi = core.EngineBounds(tr)
+		}
+		taken <- err
 	}()
 	err := buildProfiles(ctx, tr, mem)
 	if takeErr := <-taken; err == nil {
@@ -135,7 +142,7 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	if err != nil {
 		return nil, err
 	}
-	finishBounds(tr)
+	finishBounds(tr, engineLo, engineHi)
 
 	tr.Stats.Events = tr.Events.Len()
 	tr.Stats.Chunks = tr.Chunks.Len()
@@ -178,12 +185,13 @@ func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error)
 	return nil
 }
 
-// finishBounds settles the trace's bounds. A trace gets DevTools' own (core.EngineBounds), so that
-// times count from where the panel's do; where no event counts for the engine, and for profiles,
-// the span of all events is widened by the profiles' spans. Empty bounds settle at 0.
-func finishBounds(tr *core.Trace) {
+// finishBounds settles the trace's bounds. A trace gets DevTools' own (engineLo and engineHi, from
+// core.EngineBounds), so that times count from where the panel's do; where no event counts for the
+// engine, and for profiles, the span of all events is widened by the profiles' spans. Empty bounds
+// settle at 0.
+func finishBounds(tr *core.Trace, engineLo, engineHi float64) {
 	if tr.Kind == core.InputTrace {
-		if lo, hi := core.EngineBounds(tr); lo <= hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
+		if lo, hi := engineLo, engineHi; lo <= hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
 			tr.MinTs, tr.MaxTs = lo, hi
 			return
 		}
