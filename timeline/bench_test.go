@@ -65,7 +65,8 @@ func BenchmarkLargeTrace(b *testing.B) {
 		})
 	}
 	// The largest track (the main thread), the one left to lay out after core/integrate in the
-	// window: its drawn rows, and its levels on them, each on one goroutine or two.
+	// window: its drawn rows, its levels on them and its packed rows, each on one goroutine or
+	// two.
 	largest := &tr.Tracks[0]
 	for i := range tr.Tracks {
 		if tr.Tracks[i].Len() > largest.Len() {
@@ -83,6 +84,19 @@ func BenchmarkLargeTrace(b *testing.B) {
 			before := usage()
 			for b.Loop() {
 				drawnRowsOn(tr, largest, vis, parallel)
+			}
+			reportPerEntry(b, before, largest.Len())
+		})
+		b.Run("LargestPack"+suffix, func(b *testing.B) {
+			if !parallel {
+				was := parallelPlaceEntries
+				parallelPlaceEntries = largest.Len() + 1
+				defer func() { parallelPlaceEntries = was }()
+			}
+			before := usage()
+			for b.Loop() {
+				t := Track{Core: largest, Rows: rows}
+				t.packRows()
 			}
 			reportPerEntry(b, before, largest.Len())
 		})

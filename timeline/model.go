@@ -399,6 +399,9 @@ func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks 
 					}
 					t.Levels = buildLevelsOnRows(t.Core, t.Rows)
 				}
+				// Packed here rather than after every track is laid out: the smaller tracks'
+				// while the largest is still being laid out.
+				t.packRows()
 				if p != nil {
 					p.Done.Add(int64(t.Core.Len()))
 				}
