@@ -10,6 +10,7 @@ import (
 	"flamedesk/core"
 	"flamedesk/core/integrate"
 	"flamedesk/core/load"
+	"flamedesk/core/timelines"
 	"flamedesk/internal/fixtures"
 )
 
@@ -20,9 +21,11 @@ import (
 func BenchmarkLargeTrace(b *testing.B) {
 	tr := loadFixture(b, "generated", "gen-trace-large.json.gz")
 	b.Run("New", func(b *testing.B) {
+		before := usage()
 		for b.Loop() {
 			New(tr)
 		}
+		reportUsage(b, before)
 	})
 	// What the window builds: the levels and the lanes, one after the other or side by side.
 	b.Run("NewThenAddPanelLanes", func(b *testing.B) {
@@ -59,6 +62,50 @@ func BenchmarkLargeTrace(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entry")
 			reportUsage(b, before)
+		})
+	}
+	// The largest track (the main thread), the one left to lay out after core/integrate in the
+	// window: its drawn rows, its levels on them and its packed rows, each on one goroutine or
+	// two.
+	largest := &tr.Tracks[0]
+	for i := range tr.Tracks {
+		if tr.Tracks[i].Len() > largest.Len() {
+			largest = &tr.Tracks[i]
+		}
+	}
+	vis := timelines.NewVisibility(tr, false)
+	rows := drawnRows(tr, largest, vis)
+	for _, parallel := range []bool{false, true} {
+		suffix := "/OneGoroutine"
+		if parallel {
+			suffix = "/TwoGoroutines"
+		}
+		b.Run("LargestRows"+suffix, func(b *testing.B) {
+			before := usage()
+			for b.Loop() {
+				drawnRowsOn(tr, largest, vis, parallel)
+			}
+			reportPerEntry(b, before, largest.Len())
+		})
+		b.Run("LargestPack"+suffix, func(b *testing.B) {
+			if !parallel {
+				was := parallelPlaceEntries
+				parallelPlaceEntries = largest.Len() + 1
+				defer func() { parallelPlaceEntries = was }()
+			}
+			before := usage()
+			for b.Loop() {
+				t := Track{Core: largest, Rows: rows}
+				t.packRows()
+			}
+			reportPerEntry(b, before, largest.Len())
+		})
+		b.Run("LargestLevels"+suffix, func(b *testing.B) {
+			before := usage()
+			for b.Loop() {
+				buildLevelsOn(largest, rows, parallel)
+			}
+			reportPerEntry(b, before, largest.Len())
 		})
 	}
 	m := New(tr)
@@ -124,6 +171,14 @@ func usage() syscall.Rusage {
 	var u syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
 	return u
+}
+
+// reportPerEntry is reportUsage with the CPU time per entry of a track of n entries.
+func reportPerEntry(b *testing.B, before syscall.Rusage, n int) {
+	after := usage()
+	cpu := after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano()
+	b.ReportMetric(float64(cpu)/float64(b.N)/float64(n), "cpu-ns/entry")
+	reportUsage(b, before)
 }
 
 // reportUsage reports the CPU time and page faults per op since before.

@@ -481,6 +481,18 @@ func memoryLane(tl *timelines.Timelines) Lane {
 		pids = append(pids, pid)
 	}
 	sort.Strings(pids)
+	// The columns are made to size at once: a large trace has tens of thousands of points.
+	points := 0
+	for _, counters := range tl.Memory {
+		for _, series := range counters {
+			points += len(series)
+		}
+	}
+	if points > 0 {
+		l.Start, l.Dur, l.Value = make([]float64, 0, points), make([]float64, 0, points), make([]float64, 0, points)
+		l.Row, l.Ref, l.Sub = make([]int32, 0, points), make([]int32, 0, points), make([]int32, 0, points)
+		l.Style, l.Label = make([]ItemStyle, 0, points), make([]string, 0, points)
+	}
 	for pi, pid := range pids {
 		counters := tl.Memory[pid]
 		names := make([]string, 0, len(counters))
@@ -623,12 +635,14 @@ func (m *Model) AddPanelLanes() {
 	if m.Trace == nil || m.Trace.Kind != core.InputTrace {
 		return
 	}
-	m.setPanel(timelines.Build(m.Trace))
+	p := timelines.Build(m.Trace)
+	m.setPanel(p, BuildLanes(p))
 }
 
-func (m *Model) setPanel(p *timelines.Timelines) {
+// setPanel puts the lanes built from p above the threads.
+func (m *Model) setPanel(p *timelines.Timelines, lanes []Lane) {
 	m.Panel = p
-	m.SetLanes(BuildLanes(p))
+	m.SetLanes(lanes)
 }
 
 // NewWithPanelLanes is New followed by AddPanelLanes, with the panel's timelines built while the
@@ -651,16 +665,24 @@ func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl
 	if tr.Kind != core.InputTrace {
 		return newModel(ctx, tr, p, pl)
 	}
-	panel := make(chan *timelines.Timelines, 1) // buffered: a cancelled build does not wait for it
+	// The lanes too are built beside the levels: the levels take longer, and whatever is built
+	// after them delays the window.
+	type panelLanes struct {
+		panel *timelines.Timelines
+		lanes []Lane
+	}
+	built := make(chan panelLanes, 1) // buffered: a cancelled build does not wait for it
 	go func() {
 		background.Lower()
-		panel <- timelines.Build(tr)
+		panel := timelines.Build(tr)
+		built <- panelLanes{panel, BuildLanes(panel)}
 	}()
 	m, err := newModel(ctx, tr, p, pl)
 	if err != nil {
 		return nil, err
 	}
-	m.setPanel(<-panel)
+	b := <-built
+	m.setPanel(b.panel, b.lanes)
 	return m, nil
 }
 

@@ -87,6 +87,98 @@ func TestLevelsPlacedOnTwoGoroutinesMatchTheReference(t *testing.T) {
 	}
 }
 
+// Tracks whose times are whole µs, which placeWhole places, build as the reference does: with
+// gaps and entries long enough for stand values past 2^24 and running maxima more than 2^31 µs
+// past their level's first start, siblings out of start order, durations of 0 and below, and,
+// in some, one time partway that went through the milliseconds detour, after which the rest is
+// placed by placeSpan; on one goroutine and on two.
+func TestLevelsMatchTheReferenceOnWholeTracks(t *testing.T) {
+	was := parallelPlaceEntries
+	parallelPlaceEntries = 2000
+	t.Cleanup(func() { parallelPlaceEntries = was })
+	rng := rand.New(rand.NewPCG(9, 18))
+	for round := range 30 {
+		ct, rows := wholeTrack(rng, 100+rng.IntN(6000), round%3 == 0, round%2 == 0)
+		if ct.Start.IsWide() || ct.Dur.IsWide() {
+			t.Fatalf("round %d: the track's times are not kept as whole µs", round)
+		}
+		sameLevels(t, round, buildLevels(ct), referenceLevels(ct, nil))
+		sameLevels(t, round, buildLevelsOnRows(ct, rows), referenceLevels(ct, rows))
+	}
+}
+
+// wholeTrack makes a track of n entries at random depths (to beyond a bucket of rows when deep)
+// whose times are whole µs, far apart or long now and then (after the detour); with detour, one
+// start at depth 0 partway through the track is a time the milliseconds detour left a hair off a
+// whole µs, the last of a run of entries placed at once, followed by one a µs and that hair later. About one entry in six is
+// left out of the rows.
+func wholeTrack(rng *rand.Rand, n int, deep, detour bool) (*core.Track, []int32) {
+	const origin = 100000
+	ct := &core.Track{Start: core.NewTimes(origin, n), Dur: core.NewTimes(-3, n), Depth: make([]uint16, n)}
+	rows := make([]int32, n)
+	depth, start := 0, float64(origin)
+	spoilt, held := -1, 0.0 // held: the start of the entries after the spoilt one
+	if detour && n > 4*spanRun {
+		// The last entry of a run: on one goroutine, the entry after it starts the next run.
+		spoilt = (n/2/spanRun+1)*spanRun - 1
+	}
+	for i := range n {
+		switch {
+		case deep && rng.IntN(3) != 0:
+			depth = min(depth+1, 600)
+		case depth > 0:
+			depth = rng.IntN(depth + 1)
+		}
+		// The entry after it starts a hair and a µs after it and takes no time: a gap that no
+		// float32 holds.
+		after := spoilt >= 0 && i == spoilt+1
+		if i == spoilt || after {
+			depth = 0
+		}
+		ct.Depth[i], rows[i] = uint16(depth), int32(depth)
+		if rng.IntN(6) == 0 && i != spoilt && !after {
+			rows[i] = -1
+		}
+		start += float64(rng.IntN(8))
+		dur := float64(rng.IntN(30) - 3)
+		switch rng.IntN(200) {
+		case 0:
+			if start < 1<<30 && i > spoilt {
+				start += float64(1<<24 + rng.IntN(1<<26)) // a gap whose stand value is past 2^24
+			}
+		case 1:
+			if i > spoilt {
+				dur = float64(1<<31 - 4 - rng.IntN(100)) // a running maximum 2^31 µs past the level's start
+			}
+		case 2:
+			if depth > 0 || spoilt < 0 { // row 0 stays in order, or its stand values are redone
+				start -= float64(rng.IntN(50)) // before its predecessors
+			}
+		}
+		ct.Start.Set(i, max(start, origin))
+		if i == spoilt {
+			// A start past every end before it, a hair below a whole µs, kept as a detoured
+			// offset: row 0's running maximum.
+			start += 40
+			for k := 1.0; k < 1e6; k++ {
+				if v := (start + k) / 1000 * 1000; v < start+k {
+					start, held = start+k, start+k
+					ct.Start.Set(i, v)
+					break
+				}
+			}
+			dur = -1
+		}
+		if after {
+			ct.Start.Set(i, held+1)
+			dur = 0
+		}
+		ct.Dur.Set(i, dur)
+	}
+	ct.MaxDepth = int(slices.Max(ct.Depth))
+	return ct, rows
+}
+
 // hostileTrack makes a track of n entries with overlapping and out-of-order siblings, NaN times
 // and fractional starts, and panel rows that leave about one entry in six out; deep runs go
 // beyond one bucket of rows. With spread > 0 a shallow track's entries spread over that many

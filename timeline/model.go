@@ -399,6 +399,9 @@ func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks 
 					}
 					t.Levels = buildLevelsOnRows(t.Core, t.Rows)
 				}
+				// Packed here rather than after every track is laid out: the smaller tracks'
+				// while the largest is still being laid out.
+				t.packRows()
 				if p != nil {
 					p.Done.Add(int64(t.Core.Len()))
 				}
@@ -509,6 +512,9 @@ type rowColumn interface{ ~uint16 | ~int32 }
 
 const rowBucketShift = 8
 
+// spanRun is how many entries' times placeLevels reads at once.
+const spanRun = 256
+
 func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 	maxRow := -1
 	kept := 0
@@ -541,15 +547,13 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 		levels[d] = Level{Entries: entries[next[d]:next[d+1]:next[d+1]], maxEnd: core.Times{Off: maxEnds[next[d]:next[d+1]:next[d+1]]},
 			stand: stands[next[d]:next[d+1]:next[d+1]]}
 	}
-	p := placer{ct: ct, levels: levels, next: next[:maxRow+1], first: slices.Clone(next[:maxRow+1]),
-		entries: entries, stands: stands,
-		prevEnd: make([]float64, maxRow+1), prevStart: make([]float64, maxRow+1), unsorted: make([]bool, maxRow+1)}
+	p := newPlacer(ct, levels, next, entries, maxEnds, stands)
 	// finishRows sorts the levels lo to hi that were placed out of order and builds their
 	// block maxima; each goroutine finishes the rows it placed.
 	finishRows := func(lo, hi int) {
 		for d := lo; d < hi; d++ {
 			lv := &levels[d]
-			if p.unsorted[d] {
+			if p.rows[d].unsorted {
 				lv.sortByStart(ct)
 			}
 			lv.buildBlockMax()
@@ -559,13 +563,22 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 	// the entries of deeper rows are bucketed first. Those are few in a real track (3 % of a large
 	// trace's main thread; 43 of another thread's 2.5 M entries), and bucketing every entry wrote
 	// and page-faulted an index of 4 bytes an entry for nothing.
+	//
+	// The entries' times are read a run at a time (core.Track.SpansWhole), and placed by
+	// placeWhole while they are whole µs, as nearly every trace's are.
 	placeRows := func(lo, hi int) {
-		if top := min(hi, 1<<rowBucketShift); lo < top {
-			for i, r := range rows {
+		top := min(hi, 1<<rowBucketShift)
+		if lo >= top {
+			return
+		}
+		sp := newSpanPlacer(&p)
+		for run := 0; run < len(rows); run += spanRun {
+			for j, r := range rows[run:min(run+spanRun, len(rows))] {
 				if int(r) >= lo && int(r) < top {
-					p.place(i, int(r))
+					sp.add(run+j, int(r))
 				}
 			}
+			sp.flush()
 		}
 	}
 	if maxRow >= 1<<rowBucketShift {
@@ -594,13 +607,17 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 		placeFirst := placeRows
 		placeRows = func(lo, hi int) {
 			placeFirst(lo, hi)
+			sp := newSpanPlacer(&p)
 			for b := max(lo>>rowBucketShift, 1); b <= (hi-1)>>rowBucketShift; b++ {
 				for _, i := range byBucket[bucketNext[b-1]:bucketNext[b]] {
 					if r := int(rows[i]); r >= lo && r < hi {
-						p.place(int(i), r)
+						if sp.add(int(i), r) {
+							sp.flush()
+						}
 					}
 				}
 			}
+			sp.flush()
 		}
 	}
 	placeAndFinish := func(lo, hi int) {
@@ -648,29 +665,54 @@ func splitRow(next []int, kept int, parallel bool) int {
 }
 
 // placer writes entries into their levels in entry order, each row's on one goroutine (rows share
-// nothing but disjoint ranges of entries and stands), keeping each level's running maximum
-// end (prevEnd) and last start as it goes.
+// nothing but disjoint ranges of entries, running maxima and stands), keeping each level's
+// running maximum end and last start as it goes.
 type placer struct {
-	ct                 *core.Track
-	levels             []Level
-	next, first        []int // the next free and the first position of each row
-	entries            []int32
-	stands             []float32
-	prevEnd, prevStart []float64
-	unsorted           []bool
+	ct      *core.Track
+	levels  []Level
+	rows    []rowPlacing
+	entries []int32
+	maxEnds []uint32 // every level's maxEnd.Off, while it keeps offsets
+	stands  []float32
 }
 
+// rowPlacing is how far the placing of one row has got, kept together: consecutive entries are
+// mostly on different rows, and placing one reads and writes all of its row's state.
+type rowPlacing struct {
+	next, first        int     // the next free and the first position of the row's entries
+	prevEnd, prevStart float64 // the running maximum end and the last start so far
+	// base is the level's maxEnd.Base while it keeps offsets, NaN before its first entry and
+	// once it keeps float64s: placeWhole writes the offsets from it itself.
+	base     float64
+	unsorted bool
+}
+
+func newPlacer(ct *core.Track, levels []Level, next []int, entries []int32, maxEnds []uint32, stands []float32) placer {
+	rows := make([]rowPlacing, len(levels))
+	for d := range rows {
+		rows[d] = rowPlacing{next: next[d], first: next[d], base: math.NaN()}
+	}
+	return placer{ct: ct, levels: levels, rows: rows, entries: entries, maxEnds: maxEnds, stands: stands}
+}
+
+// place places entry i on row d.
 func (p *placer) place(i, d int) {
-	k := p.next[d]
-	p.next[d]++
 	start := p.ct.StartAt(i)
 	end := start
 	if dur := p.ct.DurAt(i); dur > 0 {
 		end = start + dur
 	}
+	p.placeSpan(i, d, start, end)
+}
+
+// placeSpan places entry i, which spans start to end, on row d.
+func (p *placer) placeSpan(i, d int, start, end float64) {
+	r := &p.rows[d]
+	k := r.next
+	r.next++
 	p.entries[k] = int32(i)
 	maxEnd := &p.levels[d].maxEnd
-	if k == p.first[d] {
+	if k == r.first {
 		// Nothing to merge with; a NaN end is skipped by the running maximum, not spread.
 		runMax := math.Inf(-1)
 		if end > runMax {
@@ -681,20 +723,94 @@ func (p *placer) place(i, d int) {
 		maxEnd.Base = core.NewTimes(start, 0).Base
 		maxEnd.Set(0, runMax)
 		p.stands[k] = float32(math.Inf(1))
-		p.prevEnd[d], p.prevStart[d] = runMax, start
+		r.prevEnd, r.prevStart = runMax, start
+		r.noteBase(maxEnd)
 		return
 	}
-	if cmp.Less(start, p.prevStart[d]) {
-		p.unsorted[d] = true
+	if cmp.Less(start, r.prevStart) {
+		r.unsorted = true
 	}
-	prevEnd := p.prevEnd[d]
+	prevEnd := r.prevEnd
 	runMax := prevEnd
 	if end > runMax {
 		runMax = end
 	}
-	maxEnd.Set(k-p.first[d], runMax)
+	maxEnd.Set(k-r.first, runMax)
 	p.stands[k] = standValue(start, prevEnd, runMax)
-	p.prevEnd[d], p.prevStart[d] = runMax, start
+	r.prevEnd, r.prevStart = runMax, start
+	r.noteBase(maxEnd)
+}
+
+// noteBase keeps base as maxEnd, which placeSpan just set, now counts.
+func (r *rowPlacing) noteBase(maxEnd *core.Times) {
+	if maxEnd.IsWide() {
+		r.base = math.NaN()
+	} else {
+		r.base = maxEnd.Base
+	}
+}
+
+// spanPlacer places entries a run at a time, in the order they are added: it reads the run's
+// times at once (core.Track.SpansWhole) and has placeWhole place them while they are whole µs, as
+// nearly every trace's are. Once a run is not, the rows it places are placed by placeSpan from
+// then on: placeWhole's shortcuts hold only for a row that placed whole µs alone. Each goroutine
+// has its own, for the rows it places.
+type spanPlacer struct {
+	p            *placer
+	whole        bool
+	n            int
+	entries      [spanRun]int32
+	rows         [spanRun]int32
+	starts, ends [spanRun]float64
+}
+
+func newSpanPlacer(p *placer) *spanPlacer { return &spanPlacer{p: p, whole: true} }
+
+// add queues entry i for row d; it reports whether the run is full, and must be flushed.
+func (sp *spanPlacer) add(i, d int) bool {
+	sp.entries[sp.n], sp.rows[sp.n] = int32(i), int32(d)
+	sp.n++
+	return sp.n == spanRun
+}
+
+// flush places the queued entries.
+func (sp *spanPlacer) flush() {
+	n := sp.n
+	sp.n = 0
+	entries, rows := sp.entries[:n], sp.rows[:n]
+	sp.whole = sp.whole && sp.p.ct.SpansWhole(entries, sp.starts[:n], sp.ends[:n])
+	if !sp.whole {
+		for k, i := range entries {
+			sp.p.place(int(i), int(rows[k]))
+		}
+		return
+	}
+	for k, i := range entries {
+		sp.p.placeWhole(int(i), int(rows[k]), sp.starts[k], sp.ends[k])
+	}
+}
+
+// placeWhole is placeSpan for times that core.Track.SpansWhole gave, whole µs, that a row
+// placed only such times before: the running maximum is then a whole µs too, so its offset
+// from the level's base needs no exactness check, and a stand value below 2^24 is its own
+// float32. It leaves the first entry of a row, an entry out of start order, an offset past 31 bits
+// and a larger stand value to placeSpan, which gives the same for them.
+func (p *placer) placeWhole(i, d int, start, end float64) {
+	r := &p.rows[d]
+	k := r.next
+	prevEnd := r.prevEnd
+	runMax := max(prevEnd, end)
+	off := runMax - r.base // NaN before the first entry and once the level keeps float64s
+	stand := max((start-prevEnd)*MergeGapDivisor, runMax-max(start, prevEnd))
+	if !(off >= 0 && off < 1<<31) || !(stand < 1<<24) || start < r.prevStart {
+		p.placeSpan(i, d, start, end)
+		return
+	}
+	r.next = k + 1
+	p.entries[k] = int32(i)
+	p.maxEnds[k] = uint32(off)
+	p.stands[k] = float32(stand)
+	r.prevEnd, r.prevStart = runMax, start
 }
 
 // standValue is stand for an entry starting at start whose predecessors end by prevEnd, with

@@ -44,7 +44,8 @@ func TestPackedRowsAreTheDrawnRows(t *testing.T) {
 	}
 }
 
-// TestRowsBelowTheirDepthStayUnpacked: rows that do not fit the packed form are kept as they are.
+// TestRowsBelowTheirDepthStayUnpacked: rows that do not fit the packed form are kept as they are,
+// also when the track is packed in two halves and the row is in the second.
 func TestRowsBelowTheirDepthStayUnpacked(t *testing.T) {
 	ct := &core.Track{Depth: []uint16{0, 1}}
 	m := &Model{Tracks: []Track{{Core: ct, Rows: []int32{0, 5}}}}
@@ -52,34 +53,57 @@ func TestRowsBelowTheirDepthStayUnpacked(t *testing.T) {
 	if tk := &m.Tracks[0]; tk.Rows == nil || tk.Row(1) != 5 {
 		t.Fatal("a row below its depth was packed")
 	}
+	inHalves(t)
+	n := 1000
+	ct = &core.Track{Depth: make([]uint16, n)}
+	rows := make([]int32, n)
+	rows[n-1] = 5
+	m = &Model{Tracks: []Track{{Core: ct, Rows: rows}}}
+	m.packRows()
+	if tk := &m.Tracks[0]; tk.Rows == nil || tk.Row(int32(n-1)) != 5 {
+		t.Fatal("a row below its depth in the second half was packed")
+	}
+}
+
+// inHalves has packRows (and placeLevels) take two goroutines for tracks of 500 entries on, for
+// the rest of the test.
+func inHalves(t *testing.T) {
+	was := parallelPlaceEntries
+	parallelPlaceEntries = 500
+	t.Cleanup(func() { parallelPlaceEntries = was })
 }
 
 // TestPackUpWritesWhatSetWould: values of every width that does not divide 64, crossing words,
-// are read back as written.
+// are read back as written, packed at once and in two halves.
 func TestPackUpWritesWhatSetWould(t *testing.T) {
-	for _, most := range []int32{2, 4, 6, 12, 100, 3000} {
-		n := 1000
-		depth := make([]uint16, n)
-		rows := make([]int32, n)
-		for e := range n {
-			depth[e] = uint16((e * 7919) % int(most))
-			switch {
-			case e%5 == 0:
-				rows[e] = -1
-			default:
-				rows[e] = int32(depth[e]) - int32((e*31)%int(depth[e]+1))
+	for _, halves := range []bool{false, true} {
+		if halves {
+			inHalves(t)
+		}
+		for _, most := range []int32{2, 4, 6, 12, 100, 3000} {
+			n := 1000 + int(most)
+			depth := make([]uint16, n)
+			rows := make([]int32, n)
+			for e := range n {
+				depth[e] = uint16((e * 7919) % int(most))
+				switch {
+				case e%5 == 0:
+					rows[e] = -1
+				default:
+					rows[e] = int32(depth[e]) - int32((e*31)%int(depth[e]+1))
+				}
 			}
-		}
-		ct := &core.Track{Depth: depth}
-		m := &Model{Tracks: []Track{{Core: ct, Rows: rows}}}
-		m.packRows()
-		tk := &m.Tracks[0]
-		if tk.Rows != nil {
-			t.Fatalf("most %d: not packed", most)
-		}
-		for e, r := range rows {
-			if got := tk.Row(int32(e)); got != int(r) {
-				t.Fatalf("most %d (%d bits), entry %d: row %d, want %d", most, tk.rowsUp.Bits, e, got, r)
+			ct := &core.Track{Depth: depth}
+			m := &Model{Tracks: []Track{{Core: ct, Rows: rows}}}
+			m.packRows()
+			tk := &m.Tracks[0]
+			if tk.Rows != nil {
+				t.Fatalf("most %d: not packed", most)
+			}
+			for e, r := range rows {
+				if got := tk.Row(int32(e)); got != int(r) {
+					t.Fatalf("halves %v, most %d (%d bits), entry %d: row %d, want %d", halves, most, tk.rowsUp.Bits, e, got, r)
+				}
 			}
 		}
 	}
