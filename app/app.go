@@ -187,8 +187,20 @@ type ui struct {
 func newUI(h host, opts Options) *ui {
 	u := &ui{host: h, opts: opts, config: configDir(opts.ConfigDir)}
 	u.settings = u.config.loadSettings()
-	u.th = theme.New(u.settings.Dark)
 	u.load.Invalidate = h.Invalidate
+	u.ready = newReadyClock(opts.ReadyLog, opts.ExitWhenReady, opts.Started)
+	opts.Later.setInvalidate(h.Invalidate)
+	if !opts.Blank {
+		// The first file is read at once, before anything else here (the theme alone parses
+		// every Go font, 20-60 ms), while the system window and its GL context are made (half
+		// a second under a software GL): time-to-ready counts from the process's start, and
+		// the loader's goroutines run at the background priority (internal/background), so
+		// the first frame is not kept waiting for them. The comparison's file, the second in
+		// line, waits for the first frame.
+		u.open(opts.Source)
+		u.comparePending = opts.Compare.Name != ""
+	}
+	u.th = theme.New(u.settings.Dark)
 	u.dialog.Invalidate = h.Invalidate
 	u.search.Invalidate = h.Invalidate
 	u.searchBox.init()
@@ -198,19 +210,9 @@ func newUI(h host, opts Options) *ui {
 	if opts.FrameStats != nil || opts.FrameLog != nil {
 		u.stats = newFrameStats(opts.FrameStats, opts.FrameLog)
 	}
-	u.ready = newReadyClock(opts.ReadyLog, opts.ExitWhenReady, opts.Started)
-	opts.Later.setInvalidate(h.Invalidate)
 	if opts.Blank {
 		h.SetTitle("flamedesk — blank")
-		return u
 	}
-	// The first file is read at once, while the system window and its GL context are made (half
-	// a second under a software GL): time-to-ready counts from the process's start, and the
-	// loader's goroutines run at the background priority (internal/background), so the first
-	// frame is not kept waiting for them. The comparison's file, the second in line, waits for
-	// the first frame.
-	u.open(opts.Source)
-	u.comparePending = opts.Compare.Name != ""
 	return u
 }
 
