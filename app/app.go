@@ -173,6 +173,9 @@ type ui struct {
 	// background work left garbage to return to the system after the next frame.
 	heap    heapKeeper
 	release bool
+	// recentPending is a file opened whose entry in the recent list is written once the frame
+	// showing it is on screen: the write syncs the list to disk, which can take tens of ms.
+	recentPending string
 	// swapPending is the trace read back after the cache write, waiting for the document to be
 	// moved onto it (cacheswap.go); swapRetry wakes the window to try again.
 	swapPending *cacheReopen
@@ -321,13 +324,14 @@ func (u *ui) loop(w *gioapp.Window) error {
 				u.frame(gtx)
 			}
 			e.Frame(gtx.Ops)
+			drawn := time.Now()
 			// While the first file loads the window shows only the loading card, redrawn twice a
 			// second: its goroutine can wait for a P, and the spare ones would cost the load CPU.
 			background.KeepSpares(u.doc != nil || !u.loading)
 			u.afterFrame()
 			u.stats.add(began, time.Since(began))
 			u.heap.frameDrawn()
-			if u.ready.frameDone(u) {
+			if u.ready.frameDone(u, drawn) {
 				return nil
 			}
 			if u.doc != nil && !u.loading {
@@ -340,8 +344,13 @@ func (u *ui) loop(w *gioapp.Window) error {
 }
 
 // afterFrame starts loading the file to compare with once the first frame has been handed to the
-// window, and a new document's call tree once its first frame has.
+// window, and a new document's call tree once its first frame has; and writes the recent list.
 func (u *ui) afterFrame() {
+	if u.recentPending != "" {
+		u.config.rememberRecent(u.recentPending)
+		u.toolbar.recentChanged()
+		u.recentPending = ""
+	}
 	if u.release {
 		u.release = false
 		u.heap.release()
@@ -417,8 +426,7 @@ func (u *ui) install(src Source, l loaded) {
 	u.search.Cancel()
 	if src.Path != "" && !u.panel.compare.active() {
 		// A comparison is remembered with B and its alignment once B is lined up.
-		u.config.rememberRecent(src.Path)
-		u.toolbar.recentChanged()
+		u.recentPending = src.Path
 	}
 	u.title = "flamedesk — " + src.Name
 	u.host.SetTitle(u.title)
