@@ -173,6 +173,9 @@ type ui struct {
 	// background work left garbage to return to the system after the next frame.
 	heap    heapKeeper
 	release bool
+	// recentPending is a file opened whose entry in the recent list is written once the frame
+	// showing it is on screen: the write syncs the list to disk, which can take tens of ms.
+	recentPending string
 	// swapPending is the trace read back after the cache write, waiting for the document to be
 	// moved onto it (cacheswap.go); swapRetry wakes the window to try again.
 	swapPending *cacheReopen
@@ -187,8 +190,20 @@ type ui struct {
 func newUI(h host, opts Options) *ui {
 	u := &ui{host: h, opts: opts, config: configDir(opts.ConfigDir)}
 	u.settings = u.config.loadSettings()
-	u.th = theme.New(u.settings.Dark)
 	u.load.Invalidate = h.Invalidate
+	u.ready = newReadyClock(opts.ReadyLog, opts.ExitWhenReady, opts.Started)
+	opts.Later.setInvalidate(h.Invalidate)
+	if !opts.Blank {
+		// The first file is read at once, before anything else here (the theme alone parses
+		// every Go font, 20-60 ms), while the system window and its GL context are made (half
+		// a second under a software GL): time-to-ready counts from the process's start, and
+		// the loader's goroutines run at the background priority (internal/background), so
+		// the first frame is not kept waiting for them. The comparison's file, the second in
+		// line, waits for the first frame.
+		u.open(opts.Source)
+		u.comparePending = opts.Compare.Name != ""
+	}
+	u.th = theme.New(u.settings.Dark)
 	u.dialog.Invalidate = h.Invalidate
 	u.search.Invalidate = h.Invalidate
 	u.searchBox.init()
@@ -198,19 +213,9 @@ func newUI(h host, opts Options) *ui {
 	if opts.FrameStats != nil || opts.FrameLog != nil {
 		u.stats = newFrameStats(opts.FrameStats, opts.FrameLog)
 	}
-	u.ready = newReadyClock(opts.ReadyLog, opts.ExitWhenReady, opts.Started)
-	opts.Later.setInvalidate(h.Invalidate)
 	if opts.Blank {
 		h.SetTitle("flamedesk — blank")
-		return u
 	}
-	// The first file is read at once, while the system window and its GL context are made (half
-	// a second under a software GL): time-to-ready counts from the process's start, and the
-	// loader's goroutines run at the background priority (internal/background), so the first
-	// frame is not kept waiting for them. The comparison's file, the second in line, waits for
-	// the first frame.
-	u.open(opts.Source)
-	u.comparePending = opts.Compare.Name != ""
 	return u
 }
 
@@ -319,13 +324,14 @@ func (u *ui) loop(w *gioapp.Window) error {
 				u.frame(gtx)
 			}
 			e.Frame(gtx.Ops)
+			drawn := time.Now()
 			// While the first file loads the window shows only the loading card, redrawn twice a
 			// second: its goroutine can wait for a P, and the spare ones would cost the load CPU.
 			background.KeepSpares(u.doc != nil || !u.loading)
 			u.afterFrame()
 			u.stats.add(began, time.Since(began))
 			u.heap.frameDrawn()
-			if u.ready.frameDone(u) {
+			if u.ready.frameDone(u, drawn) {
 				return nil
 			}
 			if u.doc != nil && !u.loading {
@@ -338,8 +344,13 @@ func (u *ui) loop(w *gioapp.Window) error {
 }
 
 // afterFrame starts loading the file to compare with once the first frame has been handed to the
-// window, and a new document's call tree once its first frame has.
+// window, and a new document's call tree once its first frame has; and writes the recent list.
 func (u *ui) afterFrame() {
+	if u.recentPending != "" {
+		u.config.rememberRecent(u.recentPending)
+		u.toolbar.recentChanged()
+		u.recentPending = ""
+	}
 	if u.release {
 		u.release = false
 		u.heap.release()
@@ -415,8 +426,7 @@ func (u *ui) install(src Source, l loaded) {
 	u.search.Cancel()
 	if src.Path != "" && !u.panel.compare.active() {
 		// A comparison is remembered with B and its alignment once B is lined up.
-		u.config.rememberRecent(src.Path)
-		u.toolbar.recentChanged()
+		u.recentPending = src.Path
 	}
 	u.title = "flamedesk — " + src.Name
 	u.host.SetTitle(u.title)

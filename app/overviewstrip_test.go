@@ -2,6 +2,7 @@ package app
 
 import (
 	"image"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -79,5 +80,31 @@ func TestOverviewCompositeMatchesTheGPU(t *testing.T) {
 			t.Errorf("view %d..%d, selection %v %d..%d: a channel differs by %d between the GPU and the composite", c.x0, c.x1, c.selecting, c.selA, c.selB, worst)
 		}
 		t.Logf("view %d..%d: %d of %d channels differ, by at most %d", c.x0, c.x1, differ, len(gpu.Pix), worst)
+	}
+}
+
+// linearToSRGB must give the formula's byte for every value: each byte's least value and the
+// float32 just below it, and a dense sweep of [0, 1] and beyond.
+func TestLinearToSRGBMatchesTheFormula(t *testing.T) {
+	check := func(v float32) {
+		if got, want := linearToSRGB(v), encodeSRGB(v); got != want {
+			t.Fatalf("linearToSRGB(%g) = %d, the formula gives %d", v, got, want)
+		}
+	}
+	for k := 1; k < 256; k++ {
+		v := srgbFrom[k]
+		check(v)
+		check(math.Nextafter32(v, 0))
+		check(math.Nextafter32(v, 2))
+	}
+	for i := -1000; i <= 1_001_000; i++ {
+		check(float32(i) / 1_000_000)
+	}
+	seen := map[uint8]bool{}
+	for i := 0; i <= 1000; i++ {
+		seen[linearToSRGB(float32(i)/1000)] = true
+	}
+	if len(seen) < 200 {
+		t.Fatalf("only %d distinct bytes over [0, 1]", len(seen))
 	}
 }

@@ -41,13 +41,12 @@ func newReadyClock(out io.Writer, exit bool, started time.Time) *readyClock {
 	return &readyClock{out: out, exit: exit, started: started}
 }
 
-// frameDone notes a frame handed to the window; it reports true once the first frame that drew a
-// loaded document is on screen and the window is to exit.
-func (r *readyClock) frameDone(u *ui) (exit bool) {
+// frameDone notes a frame handed to the window at now; it reports true once the first frame that
+// drew a loaded document is on screen and the window is to exit.
+func (r *readyClock) frameDone(u *ui, now time.Time) (exit bool) {
 	if r == nil || r.reported {
 		return false
 	}
-	now := time.Now()
 	if r.firstFrame.IsZero() {
 		r.firstFrame = now
 	}

@@ -3,7 +3,9 @@ package app
 import (
 	"bytes"
 	"image"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -11,13 +13,14 @@ import (
 	"gioui.org/layout"
 	"gioui.org/unit"
 
+	"flamedesk/app/recent"
 	"flamedesk/core/pipeline"
 )
 
 // TestReadyAfterTheFirstChart loads a real trace: the frame that installs it lays out the chart
 // while its call tree waits (built once that frame is handed to the window), and the ready line
 // of --time-to-ready names every stage, in the order they happened (the load starts before the
-// first frame).
+// first frame). The file goes into the recent list once that frame is on screen, not before.
 func TestReadyAfterTheFirstChart(t *testing.T) {
 	var log bytes.Buffer
 	h := &harness{t: t, host: &fakeHost{woken: make(chan struct{}, 1)}, size: image.Pt(1400, 900),
@@ -37,7 +40,7 @@ func TestReadyAfterTheFirstChart(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the trace did not load within a minute")
 		}
-		h.u.ready.frameDone(h.u)
+		h.u.ready.frameDone(h.u, time.Now())
 		h.u.afterFrame()
 		time.Sleep(10 * time.Millisecond)
 		layOut()
@@ -45,12 +48,21 @@ func TestReadyAfterTheFirstChart(t *testing.T) {
 	if h.u.panel.tree.build.Pending() || !h.u.panel.tree.buildDeferred {
 		t.Fatal("the call tree was being built while the document's first frame was laid out")
 	}
-	if h.u.ready.frameDone(h.u) {
+	inRecent := func() bool {
+		return slices.ContainsFunc(h.u.config.recentFiles(), func(e recent.Entry) bool { return filepath.Base(e.Path) == smallTrace })
+	}
+	if inRecent() {
+		t.Fatal("the recent list was written (and synced) before the document's first frame was on screen")
+	}
+	if h.u.ready.frameDone(h.u, time.Now()) {
 		t.Fatal("the window asked to exit without ExitWhenReady")
 	}
 	h.u.afterFrame()
 	if !h.u.panel.tree.build.Pending() && h.u.panel.tree.tree == nil {
 		t.Fatal("the call tree was not started after the document's first frame")
+	}
+	if !inRecent() {
+		t.Fatal("the file opened is not in the recent list after its first frame")
 	}
 	h.idle()
 	if h.u.panel.tree.tree == nil {

@@ -8,6 +8,8 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/timeline"
+
+	"golang.org/x/image/vector"
 )
 
 var noHover = timeline.Hit{Kind: timeline.HitNone, Group: -1, Track: -1, Entry: timeline.NoEntry}
@@ -407,5 +409,45 @@ func TestStaleHoverAndSelectionAreIgnored(t *testing.T) {
 		{Kind: timeline.HitEntry, Track: 0, Group: 0, Level: 99999},
 	} {
 		b.Build(&l, vp, &Frame{Width: 400, Height: 300, Hover: h, Selection: timeline.EntryRef{Track: 77, Entry: 1 << 30}})
+	}
+}
+
+// The frame's hatching copies its first period of rows down the frame. Those rows must be what
+// rasterising the whole frame gives, and every pixel must equal the one up and to the right of
+// it (the stripes run at 45°), which the whole rasterisation meets only up to its rounding: its
+// running sums drift by several units of alpha along the rows. A period of a fraction of a pixel
+// is rasterised whole.
+func TestHatchFrameMatchesWholeRasterisation(t *testing.T) {
+	for _, h := range []Hatch{{Color: color.NRGBA{R: 40, G: 60, B: 200, A: 90}, Period: 6, Width: 2},
+		{Color: color.NRGBA{R: 200, A: 255}, Period: 5.5, Width: 2}} {
+		bounds := image.Rect(3, 7, 203, 130)
+		got := NewImagePainter().hatchFrame(bounds, h)
+		want := image.NewRGBA(bounds)
+		var rast vector.Rasterizer
+		beginShape(&rast, bounds)
+		r := Rect{X0: float32(bounds.Min.X), Y0: float32(bounds.Min.Y), X1: float32(bounds.Max.X), Y1: float32(bounds.Max.Y)}
+		HatchStripes(r, h, func(pts [][2]float32) { addPolygon(&rast, bounds, pts) })
+		rast.Draw(want, bounds, image.NewUniform(h.Color), image.Point{})
+		striped := 0
+		for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+			for x := bounds.Min.X; x < bounds.Max.X; x++ {
+				g, w := got.RGBAAt(x, y), want.RGBAAt(x, y)
+				if w.A != 0 {
+					striped++
+				}
+				if y < bounds.Min.Y+int(h.Period) && g != w {
+					t.Fatalf("period %v: first rows' pixel (%d, %d) is %v, whole rasterisation %v", h.Period, x, y, g, w)
+				}
+				if h.Period != 6 && g != w {
+					t.Fatalf("period %v: pixel (%d, %d) is %v, whole rasterisation %v", h.Period, x, y, g, w)
+				}
+				if h.Period == 6 && y > bounds.Min.Y && x+1 < bounds.Max.X && g != got.RGBAAt(x+1, y-1) {
+					t.Fatalf("pixel (%d, %d) is %v, the one up and right %v", x, y, g, got.RGBAAt(x+1, y-1))
+				}
+			}
+		}
+		if striped == 0 {
+			t.Fatalf("period %v: nothing striped", h.Period)
+		}
 	}
 }
