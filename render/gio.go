@@ -484,13 +484,12 @@ func (p *GioPainter) paintFrameAsImage(ops *op.Ops, l *DrawList) {
 	// In two parts at once: the frame waits for the composite, and the GL driver's threads are
 	// idle until it is handed over.
 	p.imgPnt.PaintSplit(img, l)
-	// Nearest filtering: the image maps 1:1 to pixels, and no mipmaps need building per frame.
-	im := paint.NewImageOp(img)
-	im.Filter = paint.FilterNearest
 	// Only the parts that show more than the backdrop (the background and the grid lines) are
-	// drawn from the image: one upload, drawn once per part through a pixel-aligned clip, which
-	// Gio turns into a scissor. On llvmpipe a textured pixel costs its sampling and blending, and
-	// a chart's empty stretches are often a third of it or more. Under the parts go the backdrop
+	// drawn from the image, each as a texture of its own made of that part alone (a sub-image,
+	// which Gio uploads row by row from the frame's pixels): on llvmpipe a textured pixel costs
+	// its sampling and blending, an uploaded one its copy and the texture's allocation, and a
+	// chart's empty stretches are often a third of it or more. Nearest filtering: the parts map
+	// 1:1 to pixels, and no mipmaps need building per frame. Under the parts go the backdrop
 	// colour (when the window's clear is not already it) and the grid lines, as colour fills.
 	bd := &p.backdrop
 	findBackdrop(l, bd)
@@ -506,10 +505,12 @@ func (p *GioPainter) paintFrameAsImage(ops *op.Ops, l *DrawList) {
 			area.Pop()
 		}
 	}
-	im.Add(ops)
 	for _, r := range p.content.plan(img, bd) {
-		area := clip.Rect(r).Push(ops)
+		part := paint.NewImageOp(img.SubImage(r))
+		part.Filter = paint.FilterNearest
+		off := op.Offset(r.Min).Push(ops)
+		part.Add(ops)
 		paint.PaintOp{}.Add(ops)
-		area.Pop()
+		off.Pop()
 	}
 }
