@@ -332,7 +332,7 @@ func drawBitmapText[S ~string | ~[]byte](p *GioPainter, ops *op.Ops, t Text, b S
 	x := int(math.Round(float64(t.X))) + bt.dx
 	y := int(math.Round(float64(t.Y))) + bt.dy
 	if bt.slot.page != nil {
-		bt.slot.draw(ops, image.Pt(x, y))
+		bt.slot.draw(ops, image.Pt(x, y), p.frame)
 		return
 	}
 	off := op.Offset(image.Pt(x, y)).Push(ops)

@@ -20,15 +20,20 @@ const (
 	atlasPageH = 256
 )
 
-// atlasPage is one texture of labels, filled shelf by shelf from the top. Once its image has
-// been handed to Gio it is never written again (Gio takes an image as immutable): a label added
-// after that goes into a copy, which becomes the page's image.
+// atlasPage is one texture of labels, filled shelf by shelf from the top. Labels are written
+// into its image in place: Gio copies an image into its texture while the window renders a frame
+// (FrameEvent.Frame returns after that), never while the frame is laid out, and what a page
+// already holds is never written again. A frame's draws share one ImageOp of the page, made by
+// the first of them, which Gio uploads with every label the frame added; a label added in a later
+// frame needs a new ImageOp (a new texture), as Gio takes an image as immutable.
 type atlasPage struct {
-	img       *image.RGBA
-	op        paint.ImageOp
-	published bool // op is of img, and Gio may hold it
-	shelves   []atlasShelf
-	bottom    int // the first row below every shelf
+	img     *image.RGBA
+	op      paint.ImageOp
+	opFrame uint32 // the painter's frame that made op
+	hasOp   bool
+	changed bool // labels were added since op was made
+	shelves []atlasShelf
+	bottom  int // the first row below every shelf
 }
 
 // atlasShelf is a row of the page whose labels share a height.
@@ -63,12 +68,7 @@ func (a *labelAtlas) add(img *image.RGBA) (slot atlasSlot, ok bool) {
 		at, _ = a.page.place(size)
 	}
 	p := a.page
-	if p.published {
-		// Gio may still upload the published image: the label goes into a copy.
-		cp := image.NewRGBA(p.img.Rect)
-		copy(cp.Pix, p.img.Pix)
-		p.img, p.published = cp, false
-	}
+	p.changed = true
 	r := image.Rectangle{Min: at, Max: at.Add(size)}
 	for y := range size.Y {
 		src := img.Pix[img.PixOffset(img.Rect.Min.X, img.Rect.Min.Y+y):][:4*size.X]
@@ -105,15 +105,20 @@ func (p *atlasPage) place(size image.Point) (image.Point, bool) {
 	return at, true
 }
 
-// draw paints the slot's label with its top-left corner at dst: the page, offset so that the
-// label lands on dst, through a clip of the label's rectangle, which Gio turns into a scissor.
-func (s atlasSlot) draw(ops *op.Ops, dst image.Point) {
+// draw paints the slot's label with its top-left corner at dst, in the painter's frame: the
+// page, offset so that the label lands on dst, through a clip of the label's rectangle, which Gio
+// turns into a scissor.
+func (s atlasSlot) draw(ops *op.Ops, dst image.Point, frame uint32) {
 	p := s.page
-	if !p.published {
+	if !p.hasOp || p.changed && p.opFrame != frame {
 		p.op = paint.NewImageOp(p.img)
 		// Drawn one to one: nearest filtering gives the same pixels, and spares mipmaps.
 		p.op.Filter = paint.FilterNearest
-		p.published = true
+		p.opFrame, p.hasOp = frame, true
+	}
+	if p.opFrame == frame {
+		// Not uploaded yet: the upload at the end of the frame takes in what was added since.
+		p.changed = false
 	}
 	area := clip.Rect(image.Rectangle{Min: dst, Max: dst.Add(s.rect.Size())}).Push(ops)
 	off := op.Offset(dst.Sub(s.rect.Min)).Push(ops)

@@ -13,8 +13,9 @@ import (
 )
 
 // TestLabelAtlasDrawsEachLabelAsItsOwnImage draws enough labels through DrawText to fill more
-// than one atlas page, plus one too wide for a page, and compares the frame pixel by pixel with
-// the same labels drawn each from an image of its own, as the painter drew them before the atlas.
+// than one atlas page, plus one too wide for a page, some of them already drawn in the frame
+// before, and compares the frame pixel by pixel with the same labels drawn each from an image of
+// its own, as the painter drew them before the atlas.
 func TestLabelAtlasDrawsEachLabelAsItsOwnImage(t *testing.T) {
 	const w, h = 1600, 1000
 	win := headlessWindow(t, w, h)
@@ -35,6 +36,14 @@ func TestLabelAtlasDrawsEachLabelAsItsOwnImage(t *testing.T) {
 
 	var p GioPainter
 	var ops op.Ops
+	// A first frame uploads the page with some of the labels; the second adds the rest to it.
+	paint.Fill(&ops, bg)
+	for _, l := range labels[:100] {
+		p.DrawText(&ops, f, l.c, l.x, l.y, l.s)
+	}
+	p.EndFrame()
+	frameShot(t, win, &ops, w, h)
+	ops.Reset()
 	paint.Fill(&ops, bg)
 	for _, l := range labels {
 		p.DrawText(&ops, f, l.c, l.x, l.y, l.s)
@@ -86,9 +95,11 @@ func TestLabelAtlasDrawsEachLabelAsItsOwnImage(t *testing.T) {
 	}
 }
 
-// TestLabelAtlasLeavesAPublishedPageAlone adds a label to a page whose image Gio may hold: the
-// label goes into a copy, and the published image keeps its pixels.
-func TestLabelAtlasLeavesAPublishedPageAlone(t *testing.T) {
+// TestLabelAtlasMakesAnOpPerFrame adds labels to a page in two frames: the labels of one frame
+// share one ImageOp of the page (Gio uploads it once, at the end of the frame, with all of them),
+// a label added in a later frame gets a new one (the first was uploaded without it), and no label
+// is written over another.
+func TestLabelAtlasMakesAnOpPerFrame(t *testing.T) {
 	label := func(v uint8, w, h int) *image.RGBA {
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		for i := range img.Pix {
@@ -97,39 +108,44 @@ func TestLabelAtlasLeavesAPublishedPageAlone(t *testing.T) {
 		return img
 	}
 	var a labelAtlas
-	first, ok := a.add(label(10, 40, 13))
-	if !ok {
-		t.Fatal("a small label did not fit in the atlas")
-	}
 	var ops op.Ops
-	first.draw(&ops, image.Pt(5, 5))
-	published := first.page.img
-	before := bytes.Clone(published.Pix)
-	second, ok := a.add(label(20, 30, 14))
-	if !ok {
-		t.Fatal("a second small label did not fit in the atlas")
+	var slots []atlasSlot
+	var opsOf []paint.ImageOp
+	for i, frame := range []uint32{7, 7, 8} {
+		s, ok := a.add(label(uint8(10*(i+1)), 30+10*i, 12+i))
+		if !ok {
+			t.Fatal("a small label did not fit in the atlas")
+		}
+		s.draw(&ops, image.Pt(5, 5+20*i), frame)
+		slots = append(slots, s)
+		opsOf = append(opsOf, s.page.op)
 	}
-	if second.page != first.page {
-		t.Fatal("the second label started a page though the first had room")
+	if slots[1].page != slots[0].page || slots[2].page != slots[0].page {
+		t.Fatal("a label started a page though the first had room")
 	}
-	if !bytes.Equal(published.Pix, before) {
-		t.Fatal("adding a label wrote into the image handed to Gio")
+	if opsOf[1] != opsOf[0] {
+		t.Error("two labels of one frame were drawn from two ImageOps of their page")
 	}
-	if second.page.img == published {
-		t.Fatal("the page kept its published image for a new label")
+	if opsOf[2] == opsOf[1] {
+		t.Error("a label added in a later frame was drawn from the ImageOp an earlier frame uploaded")
 	}
-	if second.rect.Overlaps(first.rect) {
-		t.Fatalf("labels overlap: %v and %v", first.rect, second.rect)
+	// Drawn again in frame 8 with nothing added: the same op.
+	slots[0].draw(&ops, image.Pt(5, 5), 8)
+	if slots[0].page.op != opsOf[2] {
+		t.Error("a frame that added nothing made a new ImageOp")
 	}
-	img := second.page.img
-	for _, c := range []struct {
-		r image.Rectangle
-		v uint8
-	}{{first.rect, 10}, {second.rect, 20}} {
-		for y := c.r.Min.Y; y < c.r.Max.Y; y++ {
-			for x := c.r.Min.X; x < c.r.Max.X; x++ {
-				if px := img.RGBAAt(x, y); px.R != c.v || px.A != c.v {
-					t.Fatalf("pixel (%d,%d) of the page is %v, want the label's %d", x, y, px, c.v)
+	img := slots[0].page.img
+	for i, s := range slots {
+		for _, q := range slots[:i] {
+			if s.rect.Overlaps(q.rect) {
+				t.Fatalf("labels overlap: %v and %v", q.rect, s.rect)
+			}
+		}
+		v := uint8(10 * (i + 1))
+		for y := s.rect.Min.Y; y < s.rect.Max.Y; y++ {
+			for x := s.rect.Min.X; x < s.rect.Max.X; x++ {
+				if px := img.RGBAAt(x, y); px.R != v || px.A != v {
+					t.Fatalf("pixel (%d,%d) of the page is %v, want label %d's %d", x, y, px, i, v)
 				}
 			}
 		}
