@@ -2,13 +2,9 @@ package app
 
 import (
 	"fmt"
-	"image"
-	"image/color"
 
 	"gioui.org/io/key"
 	"gioui.org/layout"
-	"gioui.org/op/clip"
-	"gioui.org/op/paint"
 	"gioui.org/unit"
 	"gioui.org/widget"
 	"gioui.org/widget/material"
@@ -87,25 +83,17 @@ func (s *searchBox) layout(gtx layout.Context, e env) layout.Dimensions {
 		layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 			gtx.Constraints.Min.X = gtx.Dp(180)
 			gtx.Constraints.Max.X = gtx.Dp(180)
-			return flatBorder(gtx, e.th.Border, func(gtx layout.Context) layout.Dimensions {
-				return layout.Inset{Top: unit.Dp(4), Bottom: unit.Dp(4), Left: unit.Dp(6), Right: unit.Dp(6)}.Layout(gtx,
-					func(gtx layout.Context) layout.Dimensions {
-						// The hint is a bitmap label under the editor, not the editor's own:
-						// that one is shaped text, whose glyph outlines software GL rasterises
-						// anew in every frame.
-						ed := material.Editor(e.th.Material, &s.editor, "")
-						ed.TextSize = unit.Sp(12)
-						ed.Color = e.th.Colors.Text
-						return layout.Stack{}.Layout(gtx,
-							layout.Expanded(func(gtx layout.Context) layout.Dimensions {
-								if s.editor.Len() > 0 {
-									return layout.Dimensions{}
-								}
-								return e.th.MutedLabel(gtx, searchHint)
-							}),
-							layout.Stacked(ed.Layout))
-					})
-			})
+			return widget.Border{Color: e.th.Border, Width: unit.Dp(1), CornerRadius: unit.Dp(3)}.Layout(gtx,
+				func(gtx layout.Context) layout.Dimensions {
+					return layout.Inset{Top: unit.Dp(4), Bottom: unit.Dp(4), Left: unit.Dp(6), Right: unit.Dp(6)}.Layout(gtx,
+						func(gtx layout.Context) layout.Dimensions {
+							ed := material.Editor(e.th.Material, &s.editor, "Search (Ctrl+F)")
+							ed.TextSize = unit.Sp(12)
+							ed.Color = e.th.Colors.Text
+							ed.HintColor = e.th.Muted
+							return ed.Layout(gtx)
+						})
+				})
 		}),
 		layout.Rigid(layout.Spacer{Width: unit.Dp(4)}.Layout),
 		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.MutedLabel(gtx, count) }),
@@ -113,23 +101,6 @@ func (s *searchBox) layout(gtx layout.Context, e env) layout.Dimensions {
 		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &s.prev, "◄") }),
 		layout.Rigid(func(gtx layout.Context) layout.Dimensions { return e.th.Button(gtx, &s.next, "►") }),
 	)
-}
-
-// searchHint is what the empty search field shows.
-const searchHint = "Search (Ctrl+F)"
-
-// flatBorder draws w, then a border of 1 dp in c along its edges, as four rectangles:
-// widget.Border strokes a path, which software GL rasterises in every frame.
-func flatBorder(gtx layout.Context, c color.NRGBA, w layout.Widget) layout.Dimensions {
-	dims := w(gtx)
-	sz, t := dims.Size, max(gtx.Dp(1), 1)
-	for _, r := range []image.Rectangle{
-		image.Rect(0, 0, sz.X, t), image.Rect(0, sz.Y-t, sz.X, sz.Y),
-		image.Rect(0, t, t, sz.Y-t), image.Rect(sz.X-t, t, sz.X, sz.Y-t),
-	} {
-		paint.FillShape(gtx.Ops, c, clip.Rect(r).Op())
-	}
-	return dims
 }
 
 // searchCount is the search's match count, entries and lane items together, or while stepping
