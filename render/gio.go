@@ -29,7 +29,8 @@ import (
 //   - hatching as a small stripe image, rasterised once and drawn tile by tile inside each
 //     merged span's clip.Rect;
 //   - each label as an image rasterised once with the same opentype faces as ImagePainter (so a
-//     label looks the same in the window and in a PNG) and cached across frames.
+//     label looks the same in the window and in a PNG), cached across frames and packed with
+//     other labels into shared textures (labelatlas.go).
 //
 // BenchmarkGioPainter (gio_test.go) measures the alternatives frame by frame on the same views.
 // On llvmpipe through EGL (Xvfb, 1600×1000, 20 random views, each frame rendered and read back,
@@ -89,6 +90,7 @@ type GioPainter struct {
 	texts  map[Font]map[string]*shapedText
 	glyphs []text.Glyph
 
+	atlas      labelAtlas
 	hatchTiles map[hatchKey]paint.ImageOp
 	rast       vector.Rasterizer
 
@@ -106,8 +108,9 @@ type textStyle struct {
 }
 
 type bitmapText struct {
-	img    paint.ImageOp
-	dx, dy int // where the image's top-left is relative to the baseline's left end
+	img    paint.ImageOp // when the label is not in the atlas
+	slot   atlasSlot     // when it is (slot.page != nil)
+	dx, dy int           // where the image's top-left is relative to the baseline's left end
 	used   uint32
 }
 
@@ -328,6 +331,10 @@ func drawBitmapText[S ~string | ~[]byte](p *GioPainter, ops *op.Ops, t Text, b S
 	bt.used = p.frame
 	x := int(math.Round(float64(t.X))) + bt.dx
 	y := int(math.Round(float64(t.Y))) + bt.dy
+	if bt.slot.page != nil {
+		bt.slot.draw(ops, image.Pt(x, y), p.frame)
+		return
+	}
 	off := op.Offset(image.Pt(x, y)).Push(ops)
 	bt.img.Add(ops)
 	paint.PaintOp{}.Add(ops)
@@ -351,6 +358,11 @@ func (p *GioPainter) rasterise(f Font, c color.NRGBA, b []byte) *bitmapText {
 	img := image.NewRGBA(image.Rect(0, 0, x1-x0, y1-y0))
 	d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: face, Dot: fixed.P(-x0, -y0)}
 	d.DrawBytes(b)
+	// Labels share textures (labelatlas.go); one too large for a page has its own.
+	if slot, ok := p.atlas.add(img); ok {
+		bt.slot = slot
+		return bt
+	}
 	bt.img = paint.NewImageOp(img)
 	// Labels are drawn on whole pixels at their own size, where nearest filtering gives the same
 	// pixels as linear; Gio builds mipmaps for a linear image when it uploads it
@@ -472,13 +484,12 @@ func (p *GioPainter) paintFrameAsImage(ops *op.Ops, l *DrawList) {
 	// In two parts at once: the frame waits for the composite, and the GL driver's threads are
 	// idle until it is handed over.
 	p.imgPnt.PaintSplit(img, l)
-	// Nearest filtering: the image maps 1:1 to pixels, and no mipmaps need building per frame.
-	im := paint.NewImageOp(img)
-	im.Filter = paint.FilterNearest
 	// Only the parts that show more than the backdrop (the background and the grid lines) are
-	// drawn from the image: one upload, drawn once per part through a pixel-aligned clip, which
-	// Gio turns into a scissor. On llvmpipe a textured pixel costs its sampling and blending, and
-	// a chart's empty stretches are often a third of it or more. Under the parts go the backdrop
+	// drawn from the image, each as a texture of its own made of that part alone (a sub-image,
+	// which Gio uploads row by row from the frame's pixels): on llvmpipe a textured pixel costs
+	// its sampling and blending, an uploaded one its copy and the texture's allocation, and a
+	// chart's empty stretches are often a third of it or more. Nearest filtering: the parts map
+	// 1:1 to pixels, and no mipmaps need building per frame. Under the parts go the backdrop
 	// colour (when the window's clear is not already it) and the grid lines, as colour fills.
 	bd := &p.backdrop
 	findBackdrop(l, bd)
@@ -494,10 +505,12 @@ func (p *GioPainter) paintFrameAsImage(ops *op.Ops, l *DrawList) {
 			area.Pop()
 		}
 	}
-	im.Add(ops)
 	for _, r := range p.content.plan(img, bd) {
-		area := clip.Rect(r).Push(ops)
+		part := paint.NewImageOp(img.SubImage(r))
+		part.Filter = paint.FilterNearest
+		off := op.Offset(r.Min).Push(ops)
+		part.Add(ops)
 		paint.PaintOp{}.Add(ops)
-		area.Pop()
+		off.Pop()
 	}
 }

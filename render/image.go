@@ -171,8 +171,7 @@ func (p *ImagePainter) paintRows(img *image.RGBA, l *DrawList, rast *vector.Rast
 		if len(ly.Hatches) > 0 && p.CacheText {
 			frame := p.hatch
 			for _, r := range ly.Hatches {
-				bounds := pixelRect(r).Intersect(img.Bounds())
-				draw.Draw(img, bounds, frame, bounds.Min, draw.Over)
+				overHatch(img, pixelRect(r).Intersect(img.Bounds()).Intersect(frame.Rect), frame)
 			}
 		} else if len(ly.Hatches) > 0 {
 			src := image.NewUniform(l.Hatch.Color)
@@ -207,6 +206,42 @@ func (p *ImagePainter) paintRows(img *image.RGBA, l *DrawList, rast *vector.Rast
 				Dot:  fixed.Point26_6{X: fixed.Int26_6(math.Round(float64(t.X) * 64)), Y: fixed.Int26_6(math.Round(float64(t.Y) * 64))},
 			}
 			d.DrawBytes(l.TextBytes(t))
+		}
+	}
+}
+
+// overHatch composites the pixels r of hatch (a frame's hatching, in the frame's coordinates)
+// over img, with draw.Over's arithmetic. Most of the hatching is transparent between its stripes
+// and opaque inside them: those pixels are skipped or copied, which gives what the arithmetic
+// gives, at a fraction of image/draw's cost per pixel, which showed in the window's profile.
+func overHatch(img *image.RGBA, r image.Rectangle, hatch *image.RGBA) {
+	if r.Empty() {
+		return
+	}
+	const m = 1<<16 - 1
+	n := 4 * r.Dx()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		src := hatch.Pix[hatch.PixOffset(r.Min.X, y):][:n:n]
+		dst := img.Pix[img.PixOffset(r.Min.X, y):][:n:n]
+		for i := 0; i < n; i += 4 {
+			s := src[i : i+4 : i+4]
+			switch s[3] {
+			case 0:
+				// Premultiplied: a transparent pixel adds nothing and takes nothing away.
+				if s[0]|s[1]|s[2] == 0 {
+					continue
+				}
+			case 0xff:
+				copy(dst[i:i+4], s)
+				continue
+			}
+			sa := uint32(s[3]) * 0x101
+			a := (m - sa) * 0x101
+			d := dst[i : i+4 : i+4]
+			d[0] = uint8((uint32(d[0])*a/m + uint32(s[0])*0x101) >> 8)
+			d[1] = uint8((uint32(d[1])*a/m + uint32(s[1])*0x101) >> 8)
+			d[2] = uint8((uint32(d[2])*a/m + uint32(s[2])*0x101) >> 8)
+			d[3] = uint8((uint32(d[3])*a/m + sa) >> 8)
 		}
 	}
 }

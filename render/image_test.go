@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"image"
+	"image/color"
+	"image/draw"
 	"math/rand/v2"
 	"testing"
 
@@ -60,6 +62,33 @@ func TestPaintSplitPaintsWhatPaintPaints(t *testing.T) {
 		}
 		if splits == 0 {
 			t.Errorf("%s: no frame was painted in two parts", elems[2])
+		}
+	}
+}
+
+// TestOverHatchMatchesDrawOver composites the hatching of both themes, and an opaque one, over a
+// frame of varied pixels, through a rectangle that starts and ends mid-stripe, with overHatch
+// and with image/draw's Over: every byte must agree.
+func TestOverHatchMatchesDrawOver(t *testing.T) {
+	p := NewImagePainter()
+	bounds := image.Rect(0, 0, 300, 200)
+	for _, c := range []color.NRGBA{Light().Hatch, Dark().Hatch, {R: 200, G: 40, B: 90, A: 0xff}} {
+		hatch := p.hatchFrame(bounds, Hatch{Color: c, Period: 6, Width: 2})
+		want := image.NewRGBA(bounds)
+		for i := range want.Pix {
+			want.Pix[i] = byte(i * 13)
+		}
+		got := image.NewRGBA(bounds)
+		copy(got.Pix, want.Pix)
+		r := image.Rect(3, 5, 290, 190)
+		draw.Draw(want, r, hatch, r.Min, draw.Over)
+		overHatch(got, r, hatch)
+		if !bytes.Equal(got.Pix, want.Pix) {
+			for i := range got.Pix {
+				if got.Pix[i] != want.Pix[i] {
+					t.Fatalf("hatch %v: byte %d (pixel %d) is %d, image/draw gives %d", c, i, i/4, got.Pix[i], want.Pix[i])
+				}
+			}
 		}
 	}
 }

@@ -179,7 +179,11 @@ func (th *Theme) Button(gtx layout.Context, c *widget.Clickable, s string) layou
 
 // List draws a scrolling list of n rows.
 func (th *Theme) List(gtx layout.Context, l *widget.List, n int, row layout.ListElement) layout.Dimensions {
-	return material.List(th.Material, l).Layout(gtx, n, row)
+	style := material.List(th.Material, l)
+	// A square indicator is a rectangle clip; a rounded one is a path, which software GL
+	// rasterises anew in every frame.
+	style.Indicator.CornerRadius = 0
+	return style.Layout(gtx, n, row)
 }
 
 // Card draws w on a bordered panel at the top-left of the constraints, sized to what w takes.
