@@ -67,9 +67,7 @@ func TestLevelsMatchTheReferenceOnHostileTracks(t *testing.T) {
 // of rows, build as the reference does. The size is lowered for the test, so that it runs under
 // -race too.
 func TestLevelsPlacedOnTwoGoroutinesMatchTheReference(t *testing.T) {
-	was := parallelPlaceEntries
-	parallelPlaceEntries = 2000
-	t.Cleanup(func() { parallelPlaceEntries = was })
+	placeOnTwoFrom(t, 2000)
 	rng := rand.New(rand.NewPCG(18, 7))
 	for round := range 20 {
 		ct, rows := hostileTrack(rng, 2500+rng.IntN(20000), false, 20+rng.IntN(40))
@@ -93,9 +91,7 @@ func TestLevelsPlacedOnTwoGoroutinesMatchTheReference(t *testing.T) {
 // in some, one time partway that went through the milliseconds detour, after which the rest is
 // placed by placeSpan; on one goroutine and on two.
 func TestLevelsMatchTheReferenceOnWholeTracks(t *testing.T) {
-	was := parallelPlaceEntries
-	parallelPlaceEntries = 2000
-	t.Cleanup(func() { parallelPlaceEntries = was })
+	placeOnTwoFrom(t, 2000)
 	rng := rand.New(rand.NewPCG(9, 18))
 	for round := range 30 {
 		ct, rows := wholeTrack(rng, 100+rng.IntN(6000), round%3 == 0, round%2 == 0)
@@ -493,4 +489,12 @@ func allDrawn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, lo, hi 
 		}
 	}
 	return &tr2, true
+}
+
+// placeOnTwoFrom lowers, for the rest of the test, the size from which a track's levels are placed
+// on two goroutines, so that small test tracks take that path too.
+func placeOnTwoFrom(t *testing.T, entries int) {
+	was := parallelPlaceEntries
+	parallelPlaceEntries = entries
+	t.Cleanup(func() { parallelPlaceEntries = was })
 }

@@ -68,9 +68,7 @@ func TestRowsBelowTheirDepthStayUnpacked(t *testing.T) {
 // inHalves has packRows (and placeLevels) take two goroutines for tracks of 500 entries on, for
 // the rest of the test.
 func inHalves(t *testing.T) {
-	was := parallelPlaceEntries
-	parallelPlaceEntries = 500
-	t.Cleanup(func() { parallelPlaceEntries = was })
+	placeOnTwoFrom(t, 500)
 }
 
 // TestPackUpWritesWhatSetWould: values of every width that does not divide 64, crossing words,
