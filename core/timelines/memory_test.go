@@ -79,3 +79,22 @@ func TestEngineCountersReadWhatFastjsonReads(t *testing.T) {
 		check(string(raw))
 	}
 }
+
+// FuzzEngineCounters: whatever the engine-form reader takes on, it reads as fastjson does, and no
+// input makes it panic.
+func FuzzEngineCounters(f *testing.F) {
+	f.Add([]byte(`{"data":{"documents":5,"jsEventListeners":0,"jsHeapSizeUsed":973400,"nodes":20}}`))
+	f.Add([]byte(`{"data":{"nodes":1,"nodes":2}}`))
+	f.Add([]byte(`{"data":{"nodes":1234567890123456}}`))
+	var p fastjson.Parser
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var vals, want [len(memoryCounters)]float64
+		var has, wantHas [len(memoryCounters)]bool
+		if !engineCounters(raw, &vals, &has) {
+			return
+		}
+		if !parsedCounters(&p, raw, &want, &wantHas) || vals != want || has != wantHas {
+			t.Fatalf("%q: read %v %v, fastjson reads %v %v", raw, vals, has, want, wantHas)
+		}
+	})
+}
