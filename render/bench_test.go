@@ -2,6 +2,8 @@ package render
 
 import (
 	"image"
+	"image/color"
+	"image/draw"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -167,6 +169,30 @@ func BenchmarkBuildFrameLanes(b *testing.B) {
 				m.Relayout()
 				benchFrames(b, m, kind == "random")
 			})
+		}
+	}
+}
+
+// BenchmarkOverHatch measures the hatching of a frame's worth of bars as the window composites it
+// (overHatch over spans of one colour each): 1600×600 pixels of bars 80 px wide and 15 rows high,
+// the light theme's hatching.
+//
+//	go test -run '^$' -bench OverHatch -cpu 1 ./render/
+func BenchmarkOverHatch(b *testing.B) {
+	bounds := image.Rect(0, 0, 1600, 600)
+	hatch := NewImagePainter().hatchFrame(bounds, Hatch{Color: Light().Hatch, Period: 6, Width: 2})
+	img := image.NewRGBA(bounds)
+	var bars []image.Rectangle
+	for y := 0; y < bounds.Dy(); y += 15 {
+		for x := 0; x < bounds.Dx(); x += 80 {
+			bars = append(bars, image.Rect(x, y, x+79, y+14))
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, r := range bars {
+			draw.Draw(img, r, image.NewUniform(color.NRGBA{R: uint8(i * 37), G: uint8(i * 91), B: 200, A: 0xff}), image.Point{}, draw.Src)
+			overHatch(img, r, hatch)
 		}
 	}
 }

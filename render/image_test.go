@@ -67,26 +67,32 @@ func TestPaintSplitPaintsWhatPaintPaints(t *testing.T) {
 }
 
 // TestOverHatchMatchesDrawOver composites the hatching of both themes, and an opaque one, over a
-// frame of varied pixels, through a rectangle that starts and ends mid-stripe, with overHatch
-// and with image/draw's Over: every byte must agree.
+// frame of varied pixels and over one of bars (runs of one colour, as hatched spans are, where
+// overHatch reuses its results), through a rectangle that starts and ends mid-stripe, with
+// overHatch and with image/draw's Over: every byte must agree.
 func TestOverHatchMatchesDrawOver(t *testing.T) {
 	p := NewImagePainter()
 	bounds := image.Rect(0, 0, 300, 200)
+	varied := func(i int) byte { return byte(i * 13) }
+	// Bars 37 px wide and 11 rows high, each its own colour.
+	bars := func(i int) byte { px := i / 4; return byte((px%300/37+px/300/11*7)*41 + i%4*67) }
 	for _, c := range []color.NRGBA{Light().Hatch, Dark().Hatch, {R: 200, G: 40, B: 90, A: 0xff}} {
-		hatch := p.hatchFrame(bounds, Hatch{Color: c, Period: 6, Width: 2})
-		want := image.NewRGBA(bounds)
-		for i := range want.Pix {
-			want.Pix[i] = byte(i * 13)
-		}
-		got := image.NewRGBA(bounds)
-		copy(got.Pix, want.Pix)
-		r := image.Rect(3, 5, 290, 190)
-		draw.Draw(want, r, hatch, r.Min, draw.Over)
-		overHatch(got, r, hatch)
-		if !bytes.Equal(got.Pix, want.Pix) {
-			for i := range got.Pix {
-				if got.Pix[i] != want.Pix[i] {
-					t.Fatalf("hatch %v: byte %d (pixel %d) is %d, image/draw gives %d", c, i, i/4, got.Pix[i], want.Pix[i])
+		for _, frame := range []func(int) byte{varied, bars} {
+			hatch := p.hatchFrame(bounds, Hatch{Color: c, Period: 6, Width: 2})
+			want := image.NewRGBA(bounds)
+			for i := range want.Pix {
+				want.Pix[i] = frame(i)
+			}
+			got := image.NewRGBA(bounds)
+			copy(got.Pix, want.Pix)
+			r := image.Rect(3, 5, 290, 190)
+			draw.Draw(want, r, hatch, r.Min, draw.Over)
+			overHatch(got, r, hatch)
+			if !bytes.Equal(got.Pix, want.Pix) {
+				for i := range got.Pix {
+					if got.Pix[i] != want.Pix[i] {
+						t.Fatalf("hatch %v: byte %d (pixel %d) is %d, image/draw gives %d", c, i, i/4, got.Pix[i], want.Pix[i])
+					}
 				}
 			}
 		}
