@@ -204,12 +204,15 @@ func (c *chart) handlePointer(gtx layout.Context, env env, d *document) {
 			c.onScroll(d, e, env.settings.WheelZooms, env.now)
 			c.hoverAt(d, e.Position, chartY)
 		case pointer.Press:
-			env.emit(focus{})
 			c.fling = 0
 			if e.Buttons.Contain(pointer.ButtonSecondary) {
+				env.emit(focus{refresh: true})
 				c.onSecondaryClick(env, d, e.Position, chartY)
 				continue
 			}
+			// The window takes the focus (nothing happens when it has it already); a click also has
+			// the chrome laid out anew, on release, as it may change what the panels show.
+			env.emit(focus{})
 			c.drag.active, c.drag.moved = true, false
 			c.rulerDrag = c.rulerShifts && chartY < 0
 			c.drag.rangeSelect = e.Modifiers.Contain(key.ModShift)
@@ -268,6 +271,7 @@ func (c *chart) handlePointer(gtx layout.Context, env env, d *document) {
 			}
 			double := env.now.Sub(c.lastPress) < doubleClick && dist(e.Position, c.lastPressAt) < clickSlopPx
 			c.lastPress, c.lastPressAt = env.now, e.Position
+			env.emit(focus{refresh: true})
 			c.onClick(env, d, e.Position, chartY, double)
 		}
 	}
