@@ -24,7 +24,8 @@
 #
 #   scripts/framebench.sh [FILE [SECONDS [SECOND]]]     SECONDS per scenario, default 20
 # FLAMEDESK_BIN names the binary (default bin/flamedesk); FRAMEBENCH_KEEP=DIR keeps the frame
-# logs, the markers and a screenshot per scenario there.
+# logs, the markers and a screenshot per scenario there. FRAMEBENCH_ONLY="drag wheel" runs only the
+# scenarios named (of keys wheel drag second floor).
 set -euo pipefail
 # The large trace is in the optional corpus (README, "Test data"); the medium one is in testdata.
 if [ -n "${FLAMEDESK_CORPUS:-}" ]; then default=$FLAMEDESK_CORPUS/fixtures/generated/gen-trace-large.json.gz; else default=testdata/fixtures/generated/gen-trace-medium-reload.json.gz; fi
@@ -152,17 +153,21 @@ cat >"$XDG_CONFIG_HOME/flamedesk/recent.json" <<EOF
 EOF
 recent_row2=80
 
+only=" ${FRAMEBENCH_ONLY:-keys wheel drag second floor} "
+want() { [[ $only == *" $1 "* ]]; }
 start "$work/chart.log" "$file"
-mark keys;   hold_keys "$secs"; sleep 0.5; shot keys
-mark wheel;  wheel "$secs";     sleep 0.5; shot wheel
-mark drag;   drag "$secs";      sleep 1.5; shot drag
-mark second; open_second;       sleep 0.5; shot second
+if want keys; then mark keys;     hold_keys "$secs"; sleep 0.5; shot keys; fi
+if want wheel; then mark wheel;   wheel "$secs";     sleep 0.5; shot wheel; fi
+if want drag; then mark drag;     drag "$secs";      sleep 1.5; shot drag; fi
+if want second; then mark second; open_second;       sleep 0.5; shot second; fi
 mark end
 stop
+if want floor; then
 start "$work/floor.log" --blank "$file"
 mark floor; hold_keys "$secs"; sleep 0.5
 mark end
 stop
+fi
 
 # Per scenario: the frames that began between its marker and the next one.
 report() { # NAME FROM TO LOG TICKS
@@ -174,7 +179,7 @@ report() { # NAME FROM TO LOG TICKS
       printf "scenario %s n=%d p50=%.1fms p95=%.1fms p99=%.1fms max=%.1fms cpu=%.1fms/frame\n", name, NR, v[i50], v[i95], v[i99], v[NR], ticks * 1000 / hz / NR
     }'
 }
-[ -z "$keep" ] || cp "$work/chart.log" "$work/floor.log" "$work/markers" "$keep/"
+[ -z "$keep" ] || cp "$work"/*.log "$work/markers" "$keep/"
 out=$(
   mapfile -t m <"$work/markers"
   for ((i = 0; i + 1 < ${#m[@]}; i++)); do
