@@ -106,7 +106,8 @@ func TestPrelayoutBuildsThePanelListsAhead(t *testing.T) {
 				// The build holds back until the lists are built ahead, counted unfinished
 				// meanwhile, as when its largest thread is still being built: the worker runs out
 				// of tracks before the build is over.
-				p.Done.Add(-1)
+				held := p.Total.Load()
+				p.Done.Add(-held)
 				hand(tr, ct)
 				deadline := time.Now().Add(time.Minute)
 				for {
@@ -123,7 +124,7 @@ func TestPrelayoutBuildsThePanelListsAhead(t *testing.T) {
 					}
 					time.Sleep(time.Millisecond)
 				}
-				p.Done.Add(1)
+				p.Done.Add(held)
 			}
 			tr, err := pipeline.Open(ctx, pipeline.FromPath(file), p)
 			if err != nil {
