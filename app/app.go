@@ -268,6 +268,8 @@ func (u *ui) open(src Source) {
 			return loaded{}, err
 		}
 		times := loadTimes{opened: time.Now(), cacheHit: p.Stage() == pipeline.StageCache}
+		// The panel's lists built ahead read the trace's strings, which source maps add to.
+		pre.StopEarly(ctx)
 		maps := applySourceMaps(tr, mapsDir)
 		// The display model takes a noticeable time on large traces: it is built here too, so
 		// the window never waits for it.

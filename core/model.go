@@ -415,6 +415,35 @@ func (t *Track) KindAt(i int) EntryKind {
 	return EntryEvent
 }
 
+// KindsAt sets kinds[k] to KindAt(lo+k) for each k: a run of entries at once, a compact track's
+// node column decoded in one pass rather than a value at a time.
+func (t *Track) KindsAt(lo int, kinds []EntryKind) {
+	switch {
+	case t.KindColumn != nil:
+		copy(kinds, t.KindColumn[lo:lo+len(kinds)])
+	case !t.Compact:
+		for k, n := range t.Node[lo : lo+len(kinds)] {
+			kinds[k] = EntryEvent
+			if n >= 0 {
+				kinds[k] = EntryProfileCall
+			}
+		}
+	default:
+		p := &t.NodePlus1
+		mask := uint64(1)<<p.Bits - 1
+		bit := uint(lo) * uint(p.Bits)
+		for k := range kinds {
+			w, s := bit>>6, bit&63
+			// As Packed.At; a node of 0 is none.
+			kinds[k] = EntryEvent
+			if (p.Words[w]>>s|p.Words[w+1]<<(64-s))&mask != 0 {
+				kinds[k] = EntryProfileCall
+			}
+			bit += uint(p.Bits)
+		}
+	}
+}
+
 // NameAt is entry i's name.
 func (t *Track) NameAt(i int) StrID {
 	if !t.Compact {

@@ -668,20 +668,29 @@ func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl
 	// The lanes too are built beside the levels: the levels take longer, and whatever is built
 	// after them delays the window.
 	type panelLanes struct {
+		early *timelines.Early
 		panel *timelines.Timelines
 		lanes []Lane
 	}
 	built := make(chan panelLanes, 1) // buffered: a cancelled build does not wait for it
+	// The lists are built ahead by pl where it could, else here; their warnings go to the trace
+	// once the levels are built, as buildGroups adds the meta's beside them.
+	early := pl.takeEarly()
 	go func() {
 		background.Lower()
-		panel := timelines.Build(tr)
-		built <- panelLanes{panel, BuildLanes(panel)}
+		e := early
+		if e == nil {
+			e = timelines.BuildEarly(tr)
+		}
+		panel := e.Finish(tr)
+		built <- panelLanes{e, panel, BuildLanes(panel)}
 	}()
 	m, err := newModel(ctx, tr, p, pl)
 	if err != nil {
 		return nil, err
 	}
 	b := <-built
+	b.early.Warn(tr)
 	m.setPanel(b.panel, b.lanes)
 	return m, nil
 }

@@ -1268,6 +1268,8 @@ func drawnRowsOf(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, lo, 
 	// parent before its children, and an entry's parent is the latest one a level up.
 	below := make([]int32, ct.MaxDepth+2)
 	prev := -1
+	// Whether each entry is drawn is looked up a run at a time (Visibility.EntriesAt).
+	var drawnRun [256]bool
 	for e := lo; e < hi; e++ {
 		d := int(ct.DepthAt(e))
 		if alone && d > prev+1 {
@@ -1277,7 +1279,11 @@ func drawnRowsOf(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, lo, 
 		if d >= len(below) {
 			below = append(below, make([]int32, d+1-len(below))...)
 		}
-		drawn := vis.Entry(tr, ct, e)
+		k := (e - lo) % len(drawnRun)
+		if k == 0 {
+			vis.EntriesAt(tr, ct, e, drawnRun[:min(len(drawnRun), hi-e)])
+		}
+		drawn := drawnRun[k]
 		if rows == nil {
 			if drawn {
 				below[d] = int32(d) + 1

@@ -21,6 +21,10 @@ import (
 // visible-entries rule, a profile's are not. Model lays a track out afresh where that guess was
 // wrong (a generic trace), where the build was done again, or where the track was not handed
 // over before Model needed it.
+//
+// On a DevTools trace it also builds ahead the part of the panel's lists that needs no tracks
+// (timelines.BuildEarly): when its worker runs out of tracks while core/integrate still builds the
+// largest thread, the core it leaves idle takes them, instead of the levels' cores after the build.
 type Prelayout struct {
 	ctx  context.Context
 	wake chan struct{} // a track was queued or Close was called
@@ -31,6 +35,11 @@ type Prelayout struct {
 	laid   map[core.ThreadID]*prelaid
 	closed bool
 	worker bool // the goroutine laying tracks out is running
+	// early is the panel's lists built ahead, nil until they are started; earlyDone is closed
+	// once they are built. earlyStopped says they are not to be started any more (StopEarly).
+	early        *timelines.Early
+	earlyDone    chan struct{}
+	earlyStopped bool
 
 	// progress is the build's (Hook), nil when not known: its counts tell whether core/integrate
 	// has finished every thread when a track comes.
@@ -114,6 +123,7 @@ func (pl *Prelayout) work(tr *core.Trace) {
 		pl.mu.Lock()
 		if len(pl.queue) == 0 {
 			closed := pl.closed
+			pl.startEarly(tr)
 			pl.mu.Unlock()
 			if closed {
 				return
@@ -144,6 +154,70 @@ func (pl *Prelayout) work(tr *core.Trace) {
 		}
 		close(e.done)
 	}
+}
+
+// startEarly starts building the panel's lists that need no tracks, on a goroutine of their own,
+// when tr is a DevTools trace and core/integrate is still building its tracks: the worker has run
+// out of tracks, so the core it used is idle until the build hands over the next one. Once the
+// build is over, the levels of its last track take both cores, and the lists are built beside them
+// as before (newWithPanelLanes). pl.mu is held.
+//
+// They are started only while an eighth of the build's work is left to count: the build counts
+// none of the tree it makes of a thread once its samples are merged, which on two goroutines
+// takes both cores (core/integrate splitTree); lists started then delayed the load's end, and the
+// loader waited for them (StopEarly), by up to 140 ms on gen-trace-large.
+func (pl *Prelayout) startEarly(tr *core.Trace) {
+	p := pl.progress
+	if pl.closed || pl.earlyStopped || pl.earlyDone != nil || tr.Kind != core.InputTrace || p == nil {
+		return
+	}
+	if total := p.Total.Load(); total-p.Done.Load() < max(total/earlyWorkLeft, 1) {
+		return
+	}
+	done := make(chan struct{})
+	pl.earlyDone = done
+	go func() {
+		background.Lower()
+		early := timelines.BuildEarly(tr)
+		pl.mu.Lock()
+		pl.early = early
+		pl.mu.Unlock()
+		close(done)
+	}()
+}
+
+// earlyWorkLeft: the panel's lists are built ahead only while 1/earlyWorkLeft of the build's work
+// is left.
+const earlyWorkLeft = 8
+
+// StopEarly starts no more of the panel's lists ahead and waits for those started, or for ctx
+// to be cancelled. Call it once the build is over and before anything changes the trace's strings
+// or events (source maps intern names), which the lists read.
+func (pl *Prelayout) StopEarly(ctx context.Context) {
+	pl.mu.Lock()
+	pl.earlyStopped = true
+	done := pl.earlyDone
+	pl.mu.Unlock()
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// takeEarly returns the panel's lists built ahead, nil when there are none (not started, not
+// finished or already taken); the caller then builds them whole.
+func (pl *Prelayout) takeEarly() *timelines.Early {
+	if pl == nil {
+		return nil
+	}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	e := pl.early
+	pl.early = nil
+	return e
 }
 
 // take returns the rows and levels laid out ahead for ct (a track of tr.Tracks, a copy of the one
@@ -179,9 +253,10 @@ func (pl *Prelayout) take(ct *core.Track, filtered bool) (rows []int32, levels [
 // still referenced (by a Progress) holds nothing twice.
 func (pl *Prelayout) Model(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
 	pl.Close()
+	pl.StopEarly(ctx)
 	m, err := newWithPanelLanes(ctx, tr, p, pl)
 	pl.mu.Lock()
-	pl.laid, pl.queue = nil, nil
+	pl.laid, pl.queue, pl.early = nil, nil, nil
 	pl.mu.Unlock()
 	return m, err
 }

@@ -2,7 +2,9 @@ package timeline
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,6 +70,103 @@ func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
 			}
 			if pl.laid != nil {
 				t.Fatal("the Prelayout still holds the tracks after Model")
+			}
+		})
+	}
+}
+
+// The panel's lists that the Prelayout builds ahead, while core/integrate still builds the
+// tracks, are the lists built after the build, and the trace's warnings come out the same and in
+// the same order: on traces with frames, network, timings, extension tracks and workers, two of
+// them with warnings of the lists' own.
+func TestPrelayoutBuildsThePanelListsAhead(t *testing.T) {
+	for _, path := range [][]string{
+		{"generated", "gen-trace-medium-reload.json.gz"},
+		{"upstream", "devtools-web-dev.json.gz"},
+		{"upstream", "devtools-two-workers.json.gz"},
+		{"upstream", "devtools-extension-tracks-and-marks.json.gz"},
+		{"upstream", "speedscope-chrome65-simple-timeline.json"},
+		{"upstream", "speedscope-chrome66-worker.json"},
+	} {
+		t.Run(path[1], func(t *testing.T) {
+			file := fixtures.Path(t, append([]string{"fixtures"}, path...)...)
+			ctx := context.Background()
+			pl := NewPrelayout(ctx)
+			p := new(core.Progress)
+			pl.Hook(p)
+			hand := p.TrackBuilt
+			var once sync.Once
+			p.TrackBuilt = func(tr *core.Trace, ct *core.Track) {
+				first := false
+				once.Do(func() { first = true })
+				if !first {
+					hand(tr, ct)
+					return
+				}
+				// The build holds back until the lists are built ahead, counted unfinished
+				// meanwhile, as when its largest thread is still being built: the worker runs out
+				// of tracks before the build is over.
+				held := p.Total.Load()
+				p.Done.Add(-held)
+				hand(tr, ct)
+				deadline := time.Now().Add(time.Minute)
+				for {
+					pl.mu.Lock()
+					done := pl.earlyDone
+					pl.mu.Unlock()
+					if done != nil {
+						<-done
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Error("the lists were not started ahead in a minute")
+						break
+					}
+					time.Sleep(time.Millisecond)
+				}
+				p.Done.Add(held)
+			}
+			tr, err := pipeline.Open(ctx, pipeline.FromPath(file), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl.StopEarly(ctx)
+			if pl.early == nil {
+				t.Fatal("no lists built ahead")
+			}
+			got, err := pl.Model(ctx, tr, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pl.early != nil {
+				t.Fatal("the Prelayout still holds the lists after Model")
+			}
+			wantTrace, err := pipeline.OpenFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The window's model built after the load, whose meta adds its warnings too.
+			wantModel := NewWithPanelLanes(wantTrace)
+			want := wantModel.Panel
+			gotJSON, err := json.Marshal(got.Panel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantJSON, err := json.Marshal(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(gotJSON) != string(wantJSON) {
+				t.Fatalf("the lists built ahead differ from those built after the load:\n%.400s\nwant\n%.400s", gotJSON, wantJSON)
+			}
+			if !slices.Equal(got.Panel.Meta.MainThreads, want.Meta.MainThreads) || len(want.Meta.MainThreads) == 0 && path[1] == "devtools-web-dev.json.gz" {
+				t.Fatalf("main threads %v, want %v", got.Panel.Meta.MainThreads, want.Meta.MainThreads)
+			}
+			if g, w := tr.Warnings.Lines(), wantTrace.Warnings.Lines(); !slices.Equal(g, w) {
+				t.Fatalf("warnings\n%q\nwant\n%q", g, w)
+			}
+			if g, w := len(got.Lanes), len(wantModel.Lanes); g != w {
+				t.Fatalf("%d lanes, want %d", g, w)
 			}
 		})
 	}

@@ -50,10 +50,8 @@ type FrameProcess struct {
 // undefined.
 const noNavigationID = "\x00undefined"
 
-// BuildMeta reads what the other lists and the thread tracks are built from; Build calls it, and
-// the view calls it alone to name and order the thread tracks.
-func BuildMeta(tr *core.Trace) *Meta { return buildMeta(tr) }
-
+// buildMeta is BuildMeta but for the main threads: it reads only events, so it needs no tracks
+// (BuildEarly).
 func buildMeta(tr *core.Trace) *Meta {
 	m := &Meta{
 		NavigationByID:     map[string]int{},
@@ -66,6 +64,15 @@ func buildMeta(tr *core.Trace) *Meta {
 	}
 	m.Bounds = traceBounds(tr)
 	m.scan(tr)
+	return m
+}
+
+// BuildMeta reads what the other lists and the thread tracks are built from; Build builds it too,
+// and the view calls it alone to name and order the thread tracks. Its main threads come from
+// tr's tracks.
+func BuildMeta(tr *core.Trace) *Meta {
+	m := buildMeta(tr)
+	m.mainThreads(tr)
 	return m
 }
 
@@ -144,7 +151,6 @@ func (m *Meta) scan(tr *core.Trace) {
 	}
 	m.dropUnknownFrames()
 	m.processURLs()
-	m.mainThreads(tr)
 }
 
 // noteFrame records that a process showed frame f from ts, unless it already showed it at that URL.

@@ -79,7 +79,31 @@ type Navigation struct {
 
 // Build collects every list from tr. Warnings about malformed events go to tr.Warnings.
 func Build(tr *core.Trace) *Timelines {
-	m := buildMeta(tr)
+	e := BuildEarly(tr)
+	tl := e.Finish(tr)
+	e.Warn(tr)
+	return tl
+}
+
+// Early is Build in steps that write nothing to the trace until the last, so that the window can
+// build the lists beside other work on the trace: BuildEarly builds what needs no tracks (every
+// list but the frames, which start from the main thread's track) while core/integrate still
+// builds them, on a core the build leaves idle; Finish builds the rest once they are built; Warn
+// adds the lists' warnings to the trace's.
+type Early struct {
+	tl *Timelines
+	// The warnings of the lists built before the frames, of the frames and of the lists after
+	// them, which Warn adds to the trace's in the order Build adds them.
+	before, frames, after core.Warnings
+}
+
+// BuildEarly builds every list of tr but the frames. It reads tr's events, threads, strings and
+// chunks and writes nothing to tr, so it may run while core/integrate builds tr's tracks, once
+// the build's first track is out: the build has paired the events' B and E, the last change it
+// makes to them, before it builds any track.
+func BuildEarly(tr *core.Trace) *Early {
+	view := readView(tr)
+	m := buildMeta(view)
 	tl := &Timelines{
 		Meta:           m,
 		Bounds:         m.Bounds,
@@ -87,14 +111,49 @@ func Build(tr *core.Trace) *Timelines {
 		TraceIsGeneric: m.TraceIsGeneric,
 		Navigations:    m.Navigations,
 	}
-	tl.Network, tl.WebSockets = buildNetwork(tr, m)
-	tl.Timings, tl.Extension = buildTimings(tr)
-	tl.Timings.PageLoad = buildPageLoad(tr, m)
-	tl.Interactions = buildInteractions(tr)
-	tl.LayoutShifts = buildLayoutShifts(tr, m)
-	tl.Frames = buildFrames(tr, m)
-	tl.Screenshots = buildScreenshots(tr, m.Bounds)
-	tl.Animations = buildAnimations(tr)
-	tl.Memory = buildMemory(tr)
+	tl.Network, tl.WebSockets = buildNetwork(view, m)
+	tl.Timings, tl.Extension = buildTimings(view)
+	tl.Timings.PageLoad = buildPageLoad(view, m)
+	tl.Interactions = buildInteractions(view)
+	tl.LayoutShifts = buildLayoutShifts(view, m)
+	e := &Early{tl: tl, before: view.Warnings}
+	view.Warnings = core.Warnings{}
+	tl.Screenshots = buildScreenshots(view, m.Bounds)
+	tl.Animations = buildAnimations(view)
+	tl.Memory = buildMemory(view)
+	e.after = view.Warnings
+	return e
+}
+
+// Finish completes the lists of tr, whose tracks are now built, from e (BuildEarly of tr): the
+// main threads and the frames. Like BuildEarly it writes nothing to tr. Once only.
+func (e *Early) Finish(tr *core.Trace) *Timelines {
+	view := readView(tr)
+	view.Tracks = tr.Tracks
+	tl := e.tl
+	tl.Meta.mainThreads(view)
+	tl.Frames = buildFrames(view, tl.Meta)
+	e.frames = view.Warnings
 	return tl
+}
+
+// Warn adds the warnings of every list that e built to tr's, in the order Build adds them.
+func (e *Early) Warn(tr *core.Trace) {
+	for _, w := range []*core.Warnings{&e.before, &e.frames, &e.after} {
+		addWarnings(&tr.Warnings, w)
+	}
+}
+
+// readView is a trace that shares every field of tr the lists read but the tracks, with warnings
+// of its own.
+func readView(tr *core.Trace) *core.Trace {
+	return &core.Trace{Kind: tr.Kind, Strings: tr.Strings, Threads: tr.Threads, Events: tr.Events, Chunks: tr.Chunks}
+}
+
+// addWarnings adds every warning of from to to, in from's order.
+func addWarnings(to, from *core.Warnings) {
+	messages, counts := from.Entries()
+	for i, m := range messages {
+		to.Add(m, counts[i])
+	}
 }

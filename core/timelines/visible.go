@@ -68,6 +68,26 @@ func (v *Visibility) Entry(tr *core.Trace, t *core.Track, e int) bool {
 	return v.Event(tr, int(t.RefAt(e)))
 }
 
+// EntriesAt sets drawn[k] to Entry(tr, t, lo+k) for each k, for a run of entries at once: the
+// entries' kinds are decoded together (core.Track.KindsAt), and only the trace events among them
+// are looked up.
+func (v *Visibility) EntriesAt(tr *core.Trace, t *core.Track, lo int, drawn []bool) {
+	if v.generic {
+		for k := range drawn {
+			drawn[k] = true
+		}
+		return
+	}
+	var kinds [256]core.EntryKind
+	for run := 0; run < len(drawn); run += len(kinds) {
+		n := min(len(kinds), len(drawn)-run)
+		t.KindsAt(lo+run, kinds[:n])
+		for k, kind := range kinds[:n] {
+			drawn[run+k] = kind == core.EntryProfileCall || v.Event(tr, int(t.RefAt(lo+run+k)))
+		}
+	}
+}
+
 // Event tells whether trace event i (an index into tr.Events) is drawn when it is in a thread's tree.
 func (v *Visibility) Event(tr *core.Trace, i int) bool {
 	if v.generic {
