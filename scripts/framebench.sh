@@ -24,7 +24,8 @@
 #
 #   scripts/framebench.sh [FILE [SECONDS [SECOND]]]     SECONDS per scenario, default 20
 # FLAMEDESK_BIN names the binary (default bin/flamedesk); FRAMEBENCH_KEEP=DIR keeps the frame
-# logs, the markers and a screenshot per scenario there.
+# logs, the markers and a screenshot per scenario there; FRAMEBENCH_ONLY="second floor" (names
+# separated by spaces) runs only those scenarios, for quick before/after pairs.
 set -euo pipefail
 # The large trace is in the optional corpus (README, "Test data"); the medium one is in testdata.
 if [ -n "${FLAMEDESK_CORPUS:-}" ]; then default=$FLAMEDESK_CORPUS/fixtures/generated/gen-trace-large.json.gz; else default=testdata/fixtures/generated/gen-trace-medium-reload.json.gz; fi
@@ -152,17 +153,24 @@ cat >"$XDG_CONFIG_HOME/flamedesk/recent.json" <<EOF
 EOF
 recent_row2=80
 
-start "$work/chart.log" "$file"
-mark keys;   hold_keys "$secs"; sleep 0.5; shot keys
-mark wheel;  wheel "$secs";     sleep 0.5; shot wheel
-mark drag;   drag "$secs";      sleep 1.5; shot drag
-mark second; open_second;       sleep 0.5; shot second
-mark end
-stop
-start "$work/floor.log" --blank "$file"
-mark floor; hold_keys "$secs"; sleep 0.5
-mark end
-stop
+only=" ${FRAMEBENCH_ONLY:-keys wheel drag second floor} "
+wanted() { [[ $only == *" $1 "* ]]; }
+
+if wanted keys || wanted wheel || wanted drag || wanted second; then
+  start "$work/chart.log" "$file"
+  if wanted keys; then mark keys; hold_keys "$secs"; sleep 0.5; shot keys; fi
+  if wanted wheel; then mark wheel; wheel "$secs"; sleep 0.5; shot wheel; fi
+  if wanted drag; then mark drag; drag "$secs"; sleep 1.5; shot drag; fi
+  if wanted second; then mark second; open_second; sleep 0.5; shot second; fi
+  mark end
+  stop
+fi
+if wanted floor; then
+  start "$work/floor.log" --blank "$file"
+  mark floor; hold_keys "$secs"; sleep 0.5
+  mark end
+  stop
+fi
 
 # Per scenario: the frames that began between its marker and the next one.
 report() { # NAME FROM TO LOG TICKS
@@ -174,7 +182,7 @@ report() { # NAME FROM TO LOG TICKS
       printf "scenario %s n=%d p50=%.1fms p95=%.1fms p99=%.1fms max=%.1fms cpu=%.1fms/frame\n", name, NR, v[i50], v[i95], v[i99], v[NR], ticks * 1000 / hz / NR
     }'
 }
-[ -z "$keep" ] || cp "$work/chart.log" "$work/floor.log" "$work/markers" "$keep/"
+[ -z "$keep" ] || cp "$work"/*.log "$work/markers" "$keep/"
 out=$(
   mapfile -t m <"$work/markers"
   for ((i = 0; i + 1 < ${#m[@]}; i++)); do
@@ -187,8 +195,10 @@ out=$(
 )
 echo "$out"
 echo "$out" | awk '$1 == "scenario" && $2 != "floor" {
+    seen = 1
     for (i = 3; i <= NF; i++) { split($i, kv, "="); sub("ms", "", kv[2]); if (kv[2] + 0 > worst[kv[1]]) worst[kv[1]] = kv[2] + 0 }
   } END {
+    if (!seen) exit
     printf "goals p95=%.1fms<=25ms:%s p99=%.1fms<=33ms:%s max=%.1fms<=100ms:%s\n",
       worst["p95"], worst["p95"] <= 25 ? "ok" : "FAIL", worst["p99"], worst["p99"] <= 33 ? "ok" : "FAIL",
       worst["max"], worst["max"] <= 100 ? "ok" : "FAIL"
