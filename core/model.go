@@ -429,17 +429,17 @@ func (t *Track) KindsAt(lo int, kinds []EntryKind) {
 			}
 		}
 	default:
-		p := &t.NodePlus1
-		mask := uint64(1)<<p.Bits - 1
-		bit := uint(lo) * uint(p.Bits)
-		for k := range kinds {
-			w, s := bit>>6, bit&63
-			// As Packed.At; a node of 0 is none.
-			kinds[k] = EntryEvent
-			if (p.Words[w]>>s|p.Words[w+1]<<(64-s))&mask != 0 {
-				kinds[k] = EntryProfileCall
+		// A node of 0 is none.
+		var nodes [256]uint64
+		for run := 0; run < len(kinds); run += len(nodes) {
+			n := min(len(nodes), len(kinds)-run)
+			t.NodePlus1.Run(lo+run, nodes[:n])
+			for k, node := range nodes[:n] {
+				kinds[run+k] = EntryEvent
+				if node != 0 {
+					kinds[run+k] = EntryProfileCall
+				}
 			}
-			bit += uint(p.Bits)
 		}
 	}
 }

@@ -34,6 +34,17 @@ func (p *Packed) At(i int) uint64 {
 	return v & (1<<p.Bits - 1)
 }
 
+// Run sets vals[k] to At(lo+k) for each k: a run of values decoded in one pass.
+func (p *Packed) Run(lo int, vals []uint64) {
+	mask := uint64(1)<<p.Bits - 1
+	bit := uint(lo) * uint(p.Bits)
+	for k := range vals {
+		w, s := bit>>6, bit&63
+		vals[k] = (p.Words[w]>>s | p.Words[w+1]<<(64-s)) & mask
+		bit += uint(p.Bits)
+	}
+}
+
 // Set stores v (which must fit) as value i.
 func (p *Packed) Set(i int, v uint64) {
 	bit := uint(i) * uint(p.Bits)

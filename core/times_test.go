@@ -104,5 +104,15 @@ func TestPackedKeepsEveryWidth(t *testing.T) {
 				t.Fatalf("max %d: value %d is %d, want %d", max, i, got, want[i])
 			}
 		}
+		// A run decoded at once reads what At reads, from any start and for any length.
+		for _, lo := range []int{0, 1, 63, 64, 130} {
+			for _, length := range []int{0, 1, 5, 64, n - 1 - lo} {
+				run := make([]uint64, length)
+				p.Run(lo, run)
+				if !slices.Equal(run, want[lo:lo+length]) {
+					t.Fatalf("max %d: Run(%d) of %d differs from At", max, lo, length)
+				}
+			}
+		}
 	}
 }
