@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"flamedesk/core"
+	"flamedesk/core/pipeline"
+	"flamedesk/core/timelines"
 	"flamedesk/internal/fixtures"
 )
 
@@ -249,5 +253,45 @@ func TestNewWithPanelLanesContextProgressAndCancel(t *testing.T) {
 	cancel()
 	if m, err := NewWithPanelLanesContext(ctx, tr, nil); m != nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: model %v, error %v", m != nil, err)
+	}
+}
+
+// The window's model counts each warning of the events that name the trace's frames once, as
+// the panel's lists alone do: the thread tracks read the same events (timelines.BuildMeta) and
+// counted those warnings a second time.
+func TestPanelLanesCountTheMetaWarningsOnce(t *testing.T) {
+	const unknown = "TracingStartedInBrowser events without args.data"
+	var events []string
+	const starts = 3
+	for i := range starts {
+		events = append(events, fmt.Sprintf(`{"name":"TracingStartedInBrowser","ph":"I","s":"t","pid":1,"tid":1,"ts":%d,"cat":"disabled-by-default-devtools.timeline","args":{}}`, i+1))
+	}
+	events = append(events,
+		`{"name":"thread_name","ph":"M","pid":2,"tid":2,"ts":0,"cat":"__metadata","args":{"name":"CrRendererMain"}}`,
+		`{"name":"RunTask","ph":"X","pid":2,"tid":2,"ts":10,"dur":100,"cat":"disabled-by-default-devtools.timeline"}`,
+		`{"name":"FunctionCall","ph":"X","pid":2,"tid":2,"ts":20,"dur":50,"cat":"devtools.timeline"}`)
+	path := filepath.Join(t.TempDir(), "trace.json")
+	if err := os.WriteFile(path, []byte(`{"traceEvents":[`+strings.Join(events, ",\n")+`]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	counted := func(build func(*core.Trace)) int {
+		tr, err := pipeline.OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		build(tr)
+		n := 0
+		messages, counts := tr.Warnings.Entries()
+		for i, m := range messages {
+			if strings.HasPrefix(m, unknown) {
+				n += counts[i]
+			}
+		}
+		return n
+	}
+	lists := counted(func(tr *core.Trace) { timelines.BuildEarly(tr).Warn(tr) })
+	window := counted(func(tr *core.Trace) { NewWithPanelLanes(tr) })
+	if lists != starts || window != lists {
+		t.Fatalf("%d events without args.data: the lists count %d, the window's model %d", starts, lists, window)
 	}
 }

@@ -69,9 +69,10 @@ func buildMeta(tr *core.Trace) *Meta {
 
 // BuildMeta reads what the other lists and the thread tracks are built from; Build builds it too,
 // and the view calls it alone to name and order the thread tracks. Its main threads come from
-// tr's tracks.
+// tr's tracks. It adds nothing to tr's warnings: those of the events it reads are the lists'
+// (Build, Early.Warn), and the window builds both, so a warning counted here was counted twice.
 func BuildMeta(tr *core.Trace) *Meta {
-	m := buildMeta(tr)
+	m := buildMeta(readView(tr))
 	m.mainThreads(tr)
 	return m
 }
