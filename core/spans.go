@@ -65,19 +65,59 @@ func plainOffsets(c *Times, entries []int32, dst []float64) bool {
 }
 
 // compactStarts is SpansWhole's starts for a Compact track: an event's from EventStart, a
-// ProfileCall's from SampleStart or CallStart, as StartAt reads them.
+// ProfileCall's from SampleStart or CallStart, as StartAt reads them. Runs of consecutive
+// entries, which are most of what timeline's levels ask for, have their packed refs and nodes
+// decoded a run at a time (Packed.Run) rather than a value at a time.
 func (t *Track) compactStarts(entries []int32, starts []float64) bool {
 	ev, sm := &t.EventStart, &t.SampleStart
 	if ev.Wide != nil || sm.Wide != nil || !wholeBase(ev.Base) || !wholeBase(sm.Base) {
 		return false
 	}
-	samples := len(sm.Off)
+	var refs, nodes [decodeRun]uint64
+	for len(entries) > 0 {
+		n := min(len(entries), decodeRun)
+		run, out := entries[:n], starts[:n]
+		entries, starts = entries[n:], starts[n:]
+		if consecutive(run) {
+			t.Refs.Run(int(run[0]), refs[:n])
+			t.NodePlus1.Run(int(run[0]), nodes[:n])
+		} else {
+			for k, i := range run {
+				refs[k], nodes[k] = t.Refs.At(int(i)), t.NodePlus1.At(int(i))
+			}
+		}
+		if !t.compactStartsOf(refs[:n], nodes[:n], out) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeRun is how many entries' refs and nodes compactStarts decodes at once.
+const decodeRun = 256
+
+// consecutive reports whether entries are i, i+1, i+2 and so on.
+func consecutive(entries []int32) bool {
 	for k, i := range entries {
-		r := int(t.Refs.At(int(i)))
+		if i != entries[0]+int32(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// compactStartsOf sets starts[k] to the start of the entry whose Refs and NodePlus1 values are
+// refs[k] and nodes[k], false when one is not a whole µs as SpansWhole wants.
+func (t *Track) compactStartsOf(refs, nodes []uint64, starts []float64) bool {
+	ev, sm := &t.EventStart, &t.SampleStart
+	samples := len(sm.Off)
+	nodes, starts = nodes[:len(refs)], starts[:len(refs)]
+	for k, ref := range refs {
+		r := int(ref)
 		var o uint32
 		var base float64
 		switch {
-		case t.NodePlus1.At(int(i)) == 0:
+		case nodes[k] == 0:
 			o, base = ev.Off[r], ev.Base
 		case r < samples:
 			o, base = sm.Off[r], sm.Base
