@@ -1270,43 +1270,46 @@ func fillDepths(ct *core.Track, rows []int32, lo, hi int) {
 // or than depth 0 at lo, whose parent row it would not know.
 func drawnRowsOf(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, lo, hi int, alloc *rowsAlloc, alone bool) (wrote, ok bool) {
 	var rows []int32
-	// below[d] is the row the children of the latest entry at depth d go on. Pre-order puts every
-	// parent before its children, and an entry's parent is the latest one a level up.
-	below := make([]int32, ct.MaxDepth+2)
+	// up[d+1] is the row the children of the latest entry at depth d go on, and up[0] the roots'
+	// row, 0. Pre-order puts every parent before its children, and an entry's parent is the
+	// latest one a level up.
+	up := make([]int32, ct.MaxDepth+3)
 	prev := -1
-	// Whether each entry is drawn is looked up a run at a time (Visibility.EntriesAt).
+	// Whether each entry is drawn is looked up a run at a time (Visibility.EntriesAt), and the
+	// entries of a run are walked with its depths beside them.
 	var drawnRun [256]bool
-	for e := lo; e < hi; e++ {
-		d := int(ct.DepthAt(e))
-		if alone && d > prev+1 {
-			return rows != nil, false
-		}
-		prev = d
-		if d >= len(below) {
-			below = append(below, make([]int32, d+1-len(below))...)
-		}
-		k := (e - lo) % len(drawnRun)
-		if k == 0 {
-			vis.EntriesAt(tr, ct, e, drawnRun[:min(len(drawnRun), hi-e)])
-		}
-		drawn := drawnRun[k]
-		if rows == nil {
-			if drawn {
-				below[d] = int32(d) + 1
-				continue
+	for run := lo; run < hi; run += len(drawnRun) {
+		drawn := drawnRun[:min(len(drawnRun), hi-run)]
+		vis.EntriesAt(tr, ct, run, drawn)
+		depths := ct.Depth[run : run+len(drawn)]
+		for k, depth := range depths {
+			d := int(depth)
+			if alone && d > prev+1 {
+				return rows != nil, false
 			}
-			// Up to here every entry sat on the row of its depth.
-			rows = alloc.get()
-			fillDepths(ct, rows, lo, e)
-		}
-		base := int32(0)
-		if d > 0 {
-			base = below[d-1]
-		}
-		if drawn {
-			rows[e], below[d] = base, base+1
-		} else {
-			rows[e], below[d] = -1, base
+			prev = d
+			if d+1 >= len(up) {
+				up = append(up, make([]int32, d+2-len(up))...)
+			}
+			if rows == nil {
+				if drawn[k] {
+					up[d+1] = int32(d) + 1
+					continue
+				}
+				// Up to here every entry sat on the row of its depth.
+				rows = alloc.get()
+				fillDepths(ct, rows, lo, run+k)
+			}
+			// Without a branch on whether the entry is drawn, which varies from one entry to
+			// the next: a drawn entry takes its parent's row, and its children the one below;
+			// one left out takes -1, and its children its parent's row.
+			base := up[d]
+			var in int32
+			if drawn[k] {
+				in = 1
+			}
+			rows[run+k] = base | (in - 1)
+			up[d+1] = base + in
 		}
 	}
 	return rows != nil, true
