@@ -106,19 +106,45 @@ func key(v *fastjson.Value, path ...string) (string, bool) {
 	return "", false
 }
 
-// names looks up the StrIDs of the given event names; a name the trace never used gets ok false.
-type nameSet map[core.StrID]int
+// nameSet is the position in a list of event names of each StrID that spells one of them: a
+// table indexed by StrID, up to the largest such StrID, that the lists read for every event of
+// the trace in place of a map lookup (a fifth of their scans' time on gen-trace-large).
+type nameSet struct {
+	pos []uint16 // position+1 by StrID, 0 for a StrID that is none of the names
+}
 
-// lookupNames maps the StrID of each name the trace has to its position in names.
+// lookupNames is the nameSet of names (a short list: fewer than 65535); a name the trace never
+// used is in none. Of two equal names, the later one's position counts.
 func lookupNames(tr *core.Trace, names ...string) nameSet {
+	top := -1
+	for _, n := range names {
+		if id, ok := tr.Strings.Lookup(n); ok {
+			top = max(top, int(id))
+		}
+	}
 	s := nameSet{}
+	if top < 0 {
+		return s
+	}
+	s.pos = make([]uint16, top+1)
 	for i, n := range names {
 		if id, ok := tr.Strings.Lookup(n); ok {
-			s[id] = i
+			s.pos[id] = uint16(i) + 1
 		}
 	}
 	return s
 }
+
+// find is the position of id's name in the list, ok false for a StrID that is none of them.
+func (s nameSet) find(id core.StrID) (int, bool) {
+	if int(id) >= len(s.pos) || s.pos[id] == 0 {
+		return 0, false
+	}
+	return int(s.pos[id]) - 1, true
+}
+
+// empty reports whether the trace has none of the names.
+func (s nameSet) empty() bool { return s.pos == nil }
 
 // jsNum is the value at path as JavaScript arithmetic sees it: a number as is, null and false 0,
 // true 1, a numeric string its number, anything else (absent included) NaN.

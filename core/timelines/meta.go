@@ -106,7 +106,7 @@ func (m *Meta) scan(tr *core.Trace) {
 	ev := &tr.Events
 	noArgs := 0
 	for i, name := range ev.Name {
-		which, ok := names[name]
+		which, ok := names.find(name)
 		if !ok {
 			continue
 		}

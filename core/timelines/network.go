@@ -134,7 +134,7 @@ const (
 // in one pass, synthesises each request and connection, and places them on the Network track's rows.
 func buildNetwork(tr *core.Trace, m *Meta) ([]Request, []WebSocket) {
 	names := lookupNames(tr, networkNames...)
-	if len(names) == 0 {
+	if names.empty() {
 		return nil, nil
 	}
 	a := &args{tr: tr}
@@ -145,7 +145,7 @@ func buildNetwork(tr *core.Trace, m *Meta) ([]Request, []WebSocket) {
 	var sockets []*WebSocket
 	var noData, noID int
 	for i, name := range ev.Name {
-		which, ok := names[name]
+		which, ok := names.find(name)
 		if !ok {
 			continue
 		}

@@ -66,7 +66,7 @@ type pageLoadEvent struct {
 // candidate with the highest candidateIndex, and every other marker event, sorted by ts.
 func buildPageLoad(tr *core.Trace, m *Meta) []PageLoadMarker {
 	names := lookupNames(tr, pageLoadNames...)
-	if len(names) == 0 {
+	if names.empty() {
 		return nil
 	}
 	a := &args{tr: tr}
@@ -75,7 +75,7 @@ func buildPageLoad(tr *core.Trace, m *Meta) []PageLoadMarker {
 	softNavTs := map[string]float64{}
 	var noNavID, noFrame, noCandidate int
 	for i, name := range ev.Name {
-		which, ok := names[name]
+		which, ok := names.find(name)
 		if !ok {
 			continue
 		}

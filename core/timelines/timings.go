@@ -150,19 +150,14 @@ type utItem struct {
 // buildTimings collects the Timings track and the extension tracks.
 func buildTimings(tr *core.Trace) (Timings, []ExtensionGroup) {
 	ev := &tr.Events
-	ignored := map[core.StrID]bool{}
-	for _, n := range timingNames {
-		if id, ok := tr.Strings.Lookup(n); ok {
-			ignored[id] = true
-		}
-	}
+	ignored := lookupNames(tr, timingNames...)
 	userTiming, hasUT := tr.Strings.Lookup("blink.user_timing")
 	console, hasConsole := tr.Strings.Lookup("blink.console")
 	timeStamp, hasTS := tr.Strings.Lookup("TimeStamp")
 	var asyncList, markList, stampList []int32
 	for i, ph := range ev.Ph {
 		name, cat := ev.Name[i], ev.Cat[i]
-		if ignored[name] {
+		if _, ok := ignored.find(name); ok {
 			continue
 		}
 		async := isAsyncPhase(ph)
