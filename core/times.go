@@ -100,6 +100,15 @@ func (c *Times) Append(v float64) {
 	c.Wide = append(c.Wide, v)
 }
 
+// Move copies value from to index to, as it is stored.
+func (c *Times) Move(to, from int) {
+	if c.Wide != nil {
+		c.Wide[to] = c.Wide[from]
+	} else {
+		c.Off[to] = c.Off[from]
+	}
+}
+
 // Truncate keeps the first n values.
 func (c *Times) Truncate(n int) {
 	if c.Wide != nil {

@@ -19,43 +19,51 @@ import (
 //
 // over is true (and the track empty) when the calls would pass the build's entry budget.
 func profileTrack(ctx context.Context, tr *core.Trace, p *core.ProfileModel, prof int32, limit *entryBudget) (t core.Track, over bool) {
-	w := walker{p: p, ctx: ctx, counting: true}
+	w := walker{tr: tr, p: p, ctx: ctx, counting: true, firstUs: math.Inf(1)}
 	w.limit.from = limit
-	// The walk runs twice: once to count the calls, then to record them in columns made to
-	// measure. Grown by append instead, the columns of a large profile (1.4 M calls) were copied
-	// at every doubling, each copy faulting in fresh pages while the collector, which cannot stop
-	// a goroutine in the middle of a copy, spun waiting for it: 0.7 s for a 46 MB profile.
+	// The walk runs twice: once to count the calls, then to write them straight into the track's
+	// columns, made to measure. Grown by append instead, the columns of a large profile (1.4 M
+	// calls) were copied at every doubling, each copy faulting in fresh pages while the
+	// collector, which cannot stop a goroutine in the middle of a copy, spun waiting for it: 0.7 s
+	// for a 46 MB profile.
 	w.run()
-	if !w.limit.over && ctx.Err() == nil {
-		w.record()
-		w.run()
-	}
 	if w.limit.over || ctx.Err() != nil {
 		return core.Track{Thread: p.Thread, Profile: prof}, w.limit.over
 	}
-	return w.track(tr, prof), false
+	w.record(prof)
+	w.run()
+	if w.limit.over || ctx.Err() != nil {
+		return core.Track{Thread: p.Thread, Profile: prof}, w.limit.over
+	}
+	w.keepTree()
+	return w.t, false
 }
 
 // none stands for JS's undefined/null node.
 const none int32 = -1
 
+// A call's flags: it opened with no call open below it; it was closed.
+const (
+	callRoot uint8 = 1 << iota
+	callClosed
+)
+
 type walker struct {
+	tr    *core.Trace
 	p     *core.ProfileModel
 	ctx   context.Context
 	limit grant
 
-	// counting: the walk only counts its calls (calls), and records none of them.
+	// counting: the walk only counts its calls (calls) and finds the earliest start (firstUs),
+	// and records none of them.
 	counting bool
 	calls    int
+	firstUs  float64
 
-	// Calls in the order they open, which is the tree's pre-order.
-	node     []int32
-	ts, dur  []float64 // µs
-	sample   []int32
-	depth    []int32
-	parent   []int32 // parent call, -1 for none
-	closed   []bool
-	root     []bool
+	// The calls in the order they open, which is the tree's pre-order, one per index of t's
+	// columns; t.Parent holds each one's parent call (-1 for none) until keepTree.
+	t        core.Track
+	flags    []uint8 // callRoot, callClosed
 	callsOpn []int32 // calls opened and not yet closed
 
 	// The walk's own stack of start times and children's durations, in ms. DevTools lets its
@@ -88,15 +96,19 @@ func (w *walker) open(depth, node int32, sample int, tMs float64) {
 	c := int32(w.calls)
 	w.calls++
 	w.callsOpn = append(w.callsOpn, c)
-	if !w.counting {
-		w.node = append(w.node, node)
-		w.ts = append(w.ts, tMs*1000)
-		w.dur = append(w.dur, 0)
-		w.sample = append(w.sample, int32(sample))
-		w.depth = append(w.depth, depth)
-		w.parent = append(w.parent, -1)
-		w.closed = append(w.closed, false)
-		w.root = append(w.root, len(w.callsOpn) == 1)
+	if w.counting {
+		w.firstUs = min(w.firstUs, tMs*1000)
+	} else {
+		t := &w.t
+		t.Start.Set(int(c), tMs*1000)
+		t.Depth[c] = uint16(max(min(depth, math.MaxUint16), 0))
+		t.Name[c] = frameName(w.tr, w.p.NodeFrame[node])
+		t.Parent[c] = -1
+		t.Ref[c] = int32(sample)
+		t.Node[c] = node
+		if len(w.callsOpn) == 1 {
+			w.flags[c] = callRoot
+		}
 	}
 	w.top++
 	s := w.slot(w.top)
@@ -119,26 +131,32 @@ func (w *walker) close(tMs float64) {
 	if w.counting {
 		return
 	}
-	w.dur[c] = d * 1000
-	w.closed[c] = true
+	w.t.Dur.Set(int(c), d*1000)
+	w.flags[c] |= callClosed
 	if len(w.callsOpn) > 0 {
-		w.parent[c] = w.callsOpn[len(w.callsOpn)-1]
+		w.t.Parent[c] = w.callsOpn[len(w.callsOpn)-1]
 	}
 }
 
-// record ends a counting walk: the next run records as many calls as this one counted, in
-// columns of that size, from the same starting state.
-func (w *walker) record() {
+// record ends a counting walk: the next run writes as many calls as this one counted into the
+// track's columns, made that long, from the same starting state.
+func (w *walker) record(prof int32) {
 	n := w.calls
-	w.node = make([]int32, 0, n)
-	w.ts = make([]float64, 0, n)
-	w.dur = make([]float64, 0, n)
-	w.sample = make([]int32, 0, n)
-	w.depth = make([]int32, 0, n)
-	w.parent = make([]int32, 0, n)
-	w.closed = make([]bool, 0, n)
-	w.root = make([]bool, 0, n)
+	w.t = core.Track{Thread: w.p.Thread, Profile: prof}
 	w.counting, w.calls = false, 0
+	if n == 0 {
+		return
+	}
+	t := &w.t
+	t.Start = core.NewTimes(w.firstUs, n)
+	t.Dur = core.NewTimes(0, n)
+	t.Depth = make([]uint16, n)
+	t.Name = make([]core.StrID, n)
+	t.Parent = make([]int32, n)
+	t.Ref = make([]int32, n)
+	t.Node = make([]int32, n)
+	t.NodeFrame = slices.Clip(w.p.NodeFrame)
+	w.flags = make([]uint8, n)
 }
 
 // run walks the samples, from the state a walker starts in whatever a previous run left.
@@ -260,52 +278,53 @@ func (w *walker) parentOf(n int32) int32 {
 	return none
 }
 
-// track keeps the calls DevTools' tree reaches: the roots, and closed calls whose parent is kept.
-func (w *walker) track(tr *core.Trace, prof int32) core.Track {
-	n := len(w.node)
-	t := core.Track{Thread: w.p.Thread, Profile: prof}
-	if n == 0 {
-		return t
-	}
-	first := math.Inf(1)
-	for _, ts := range w.ts {
-		first = min(first, ts)
-	}
-	t.Start = core.NewTimes(first, 0)
-	t.Start.Off = make([]uint32, 0, n)
-	t.Dur = core.NewTimes(0, 0)
-	t.Dur.Off = make([]uint32, 0, n)
-	t.Depth = make([]uint16, 0, n)
-	t.Name = make([]core.StrID, 0, n)
-	// The calls' own columns become the track's, compacted in place: a kept call moves to an
-	// index no later than its own, after the loop has read it.
-	t.Parent = w.parent[:0]
-	t.Ref = w.sample[:0]
-	t.Node = w.node[:0]
-	t.NodeFrame = slices.Clip(w.p.NodeFrame)
-	at := make([]int32, n) // call -> track index, -1 when left out
-	for c := 0; c < n; c++ {
-		at[c] = -1
-		parent := int32(-1)
-		if !w.root[c] {
-			pc := w.parent[c]
-			if !w.closed[c] || pc < 0 || at[pc] < 0 {
-				t.NotInTree++
-				continue
-			}
-			parent = at[pc]
+// keepTree keeps the calls DevTools' tree reaches: the roots, and closed calls whose parent is
+// kept; and turns each kept call's parent call into its index in the track. A whole walk keeps
+// every call, and the columns stay as they are; otherwise they are compacted in place (a kept
+// call moves to an index no later than its own).
+func (w *walker) keepTree() {
+	t := &w.t
+	n := t.Len()
+	kept := func(c int, at []int32) bool {
+		if w.flags[c]&callRoot != 0 {
+			return true
 		}
-		at[c] = int32(t.Len())
-		d := max(min(int(w.depth[c]), math.MaxUint16), 0)
-		t.MaxDepth = max(t.MaxDepth, d)
-		node, sample := w.node[c], w.sample[c]
-		t.Start.Append(w.ts[c])
-		t.Dur.Append(w.dur[c])
-		t.Depth = append(t.Depth, uint16(d))
-		t.Name = append(t.Name, frameName(tr, w.p.NodeFrame[node]))
-		t.Parent = append(t.Parent, parent)
-		t.Ref = append(t.Ref, sample)
-		t.Node = append(t.Node, node)
+		pc := t.Parent[c]
+		return w.flags[c]&callClosed != 0 && pc >= 0 && (at == nil || at[pc] >= 0)
 	}
-	return t
+	all := true
+	for c := range n {
+		if !kept(c, nil) {
+			all = false
+			break
+		}
+	}
+	if all {
+		for _, d := range t.Depth {
+			t.MaxDepth = max(t.MaxDepth, int(d))
+		}
+		return
+	}
+	at := make([]int32, n) // call -> track index, -1 when left out
+	k := 0
+	for c := range n {
+		at[c] = -1
+		if !kept(c, at) {
+			t.NotInTree++
+			continue
+		}
+		at[c] = int32(k)
+		parent := int32(-1)
+		if w.flags[c]&callRoot == 0 {
+			parent = at[t.Parent[c]]
+		}
+		t.Start.Move(k, c)
+		t.Dur.Move(k, c)
+		t.Depth[k], t.Name[k], t.Parent[k], t.Ref[k], t.Node[k] = t.Depth[c], t.Name[c], parent, t.Ref[c], t.Node[c]
+		t.MaxDepth = max(t.MaxDepth, int(t.Depth[k]))
+		k++
+	}
+	t.Start.Truncate(k)
+	t.Dur.Truncate(k)
+	t.Depth, t.Name, t.Parent, t.Ref, t.Node = t.Depth[:k], t.Name[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
 }
