@@ -1,7 +1,12 @@
 package integrate
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
+	"os"
+	"strings"
 	"testing"
 
 	"flamedesk/core"
@@ -79,4 +84,75 @@ func TestKeepTreeDropsOpenCallsAndTheirChildren(t *testing.T) {
 	if tk.MaxDepth != 1 {
 		t.Errorf("MaxDepth %d, want 1 (the deeper calls were left out)", tk.MaxDepth)
 	}
+}
+
+// FuzzProfileTrack runs hostile .cpuprofile and JS Self-Profiling files through the loader and
+// the walk over their samples: whatever the input, the walk must not panic, and the track it
+// makes must be a tree in pre-order whose columns agree.
+func FuzzProfileTrack(f *testing.F) {
+	f.Add(readFixtureHead(f, "upstream", "speedscope-node10-example.cpuprofile", 64<<10))
+	// The head of a larger one: the loader keeps the samples that were read whole.
+	f.Add(readFixtureHead(f, "generated", "gen-selfprofile-small.json", 64<<10))
+	// A GC sample first and last, a hole, negative and zero deltas, a node that is its own child.
+	f.Add([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":""},"children":[2,3]},
+{"id":2,"callFrame":{"functionName":"(garbage collector)","scriptId":"0","url":""}},
+{"id":3,"callFrame":{"functionName":"f","scriptId":"1","url":"a.js"},"children":[4,3]},
+{"id":4,"callFrame":{"functionName":"g","scriptId":"1","url":"a.js"}}],
+"startTime":0,"endTime":100,"samples":[2,4,3,9,4,2,3,4,2],"timeDeltas":[1,5,-3,0,7,2,1,-10,4]}`))
+	f.Add([]byte(`{"frames":[{"name":"f"},{"name":"g","resourceId":0,"line":1,"column":2}],"resources":["a.js"],
+"stacks":[{"frameId":0},{"frameId":1,"parentId":0},{"frameId":1,"parentId":1}],
+"samples":[{"timestamp":1,"stackId":1},{"timestamp":2},{"timestamp":3,"stackId":2},{"timestamp":2,"stackId":0}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := load.Reader(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+		if err != nil || (tr.Kind != core.InputCPUProfile && tr.Kind != core.InputSelfProfile) {
+			return
+		}
+		Build(tr)
+		for _, tk := range tr.Tracks {
+			checkProfileTrack(t, &tk)
+		}
+	})
+}
+
+// checkProfileTrack fails t unless tk's columns have one value per call, every parent comes
+// before its child and is shallower, and MaxDepth is the deepest call's depth.
+func checkProfileTrack(t *testing.T, tk *core.Track) {
+	t.Helper()
+	n := tk.Len()
+	if tk.Start.Len() != n || tk.Dur.Len() != n || len(tk.Name) != n || len(tk.Parent) != n || len(tk.Ref) != n || len(tk.Node) != n {
+		t.Fatalf("columns of %d calls: start %d dur %d name %d parent %d ref %d node %d",
+			n, tk.Start.Len(), tk.Dur.Len(), len(tk.Name), len(tk.Parent), len(tk.Ref), len(tk.Node))
+	}
+	deepest := 0
+	for i := range n {
+		deepest = max(deepest, int(tk.Depth[i]))
+		p := tk.Parent[i]
+		if p < -1 || int(p) >= i {
+			t.Fatalf("call %d has parent %d", i, p)
+		}
+		if p >= 0 && tk.Depth[p] >= tk.Depth[i] {
+			t.Fatalf("call %d at depth %d under call %d at depth %d", i, tk.Depth[i], p, tk.Depth[p])
+		}
+	}
+	if n > 0 && tk.MaxDepth != deepest {
+		t.Fatalf("MaxDepth %d, deepest call %d", tk.MaxDepth, deepest)
+	}
+}
+
+// readFixtureHead returns at most limit bytes of a fixture, inflated when gzipped.
+func readFixtureHead(f *testing.F, dir, name string, limit int64) []byte {
+	b, err := os.ReadFile(fixtures.Path(f, "fixtures", dir, name))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if strings.HasSuffix(name, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if b, err = io.ReadAll(io.LimitReader(zr, limit)); err != nil {
+			f.Fatal(err)
+		}
+	}
+	return b[:min(int64(len(b)), limit)]
 }
