@@ -3,6 +3,7 @@ package integrate
 import (
 	"context"
 	"runtime"
+	"strings"
 	"testing"
 
 	"flamedesk/core/load"
@@ -71,8 +72,28 @@ func TestProfileTrackBytesPerCall(t *testing.T) {
 	// each), depth (2), and whether a call closed and is a root (1 each); the walk's stacks
 	// grow with the depth only. This fixture's negative sample deltas give negative durations,
 	// which widen the duration column to float64s: 36. The columns of before took 60 here.
-	if perCall > 44 {
+	// The entry budget costs a call at entryBytes, which must cover it.
+	if perCall > 44 || perCall > entryBytes {
 		t.Errorf("%.1f bytes allocated a call for a track of %d calls, want at most 44", perCall, calls)
 	}
 	t.Logf("%.1f bytes a call", perCall)
+}
+
+// A profile that makes about one call per byte of JSON (samples alternating between two stacks
+// 4 deep, 1.6 M calls from 1.6 MB) is well within what a load may hold (48 times the file and
+// 64 MB: 140 MB, for some 60 MB of track); the entry budget once costed a call at 128 bytes and
+// refused it.
+func TestDenseProfileIsNotRefused(t *testing.T) {
+	const depth, samples = 4, 400_000
+	js := fixtures.CallBomb(depth, samples)
+	tr, err := load.Reader(context.Background(), strings.NewReader(js), int64(len(js)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := BuildContext(context.Background(), tr, nil); err != nil {
+		t.Fatalf("%d KB of JSON making %d calls: %v", len(js)>>10, depth*samples, err)
+	}
+	if len(tr.Tracks) != 1 || tr.Tracks[0].Len() < depth*(samples-1) {
+		t.Fatalf("%d tracks, want 1 of about %d calls", len(tr.Tracks), depth*samples)
+	}
 }
