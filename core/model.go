@@ -14,56 +14,6 @@ import (
 	"sync/atomic"
 )
 
-// StrID names a string interned in Strings. StrID 0 is always the empty string.
-type StrID uint32
-
-// Strings interns every name, category, URL and id of a trace exactly once.
-type Strings struct {
-	list []string
-	ids  map[string]StrID
-}
-
-// NewStrings returns a table that already holds "" as StrID 0.
-func NewStrings() *Strings {
-	return &Strings{list: []string{""}, ids: map[string]StrID{"": 0}}
-}
-
-// InternBytes returns the id of b, adding it when new. Looking up an existing string does not allocate.
-func (s *Strings) InternBytes(b []byte) StrID {
-	if id, ok := s.ids[string(b)]; ok {
-		return id
-	}
-	return s.Intern(string(b))
-}
-
-// Intern returns the id of str, adding it when new.
-func (s *Strings) Intern(str string) StrID {
-	if id, ok := s.ids[str]; ok {
-		return id
-	}
-	id := StrID(len(s.list))
-	s.list = append(s.list, str)
-	s.ids[str] = id
-	return id
-}
-
-// Lookup returns the id of str without adding it.
-func (s *Strings) Lookup(str string) (StrID, bool) {
-	id, ok := s.ids[str]
-	return id, ok
-}
-
-// Get returns the string behind id ("" for an id out of range).
-func (s *Strings) Get(id StrID) string {
-	if int(id) < len(s.list) {
-		return s.list[id]
-	}
-	return ""
-}
-
-// Len is the number of interned strings, "" included.
-func (s *Strings) Len() int { return len(s.list) }
-
 // FrameID names an interned CallFrame in Trace.Frames. NoFrame marks an entry without one.
 type FrameID uint32
 
@@ -713,21 +663,6 @@ func (tr *Trace) ThreadLabel(t ThreadID) string {
 		return n
 	}
 	return fmt.Sprintf("Thread %d", th.Tid)
-}
-
-// All returns the interned strings in id order ("" first). The slice is the table's own: callers
-// must not change it. core/cache writes it out.
-func (s *Strings) All() []string { return s.list }
-
-// StringsFrom rebuilds a table from All's output (list[0] must be ""), as core/cache reads it back.
-func StringsFrom(list []string) *Strings {
-	ids := make(map[string]StrID, len(list))
-	for i, str := range list {
-		if _, dup := ids[str]; !dup {
-			ids[str] = StrID(i)
-		}
-	}
-	return &Strings{list: list[:len(list):len(list)], ids: ids}
 }
 
 // Entries returns each distinct warning with its count, in first-occurrence order.

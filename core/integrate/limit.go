@@ -6,9 +6,14 @@ import (
 	"flamedesk/core"
 )
 
-// entryBytes is what one entry of a CPU profile's track costs while it is built: the track's
-// columns, the walk's own columns and stacks, and room for the columns' growth.
-const entryBytes = 128
+// entryBytes is what one entry of a CPU profile's track costs while it is built: the walk's
+// columns, which the track takes over, are 28 bytes a call, 36 when durations or starts need
+// float64s (TestProfileTrackBytesPerCall), and up to 4 more while a column widens; the walk's
+// stacks grow with the depth only. At 128, the budget (48 times the file) refused profiles
+// that make more than about a third of a call per byte of JSON, which a long recording with a
+// small node table does: a 44 MB .cpuprofile of 4 M samples and 17.6 M calls, which loads in
+// 0.7 GB.
+const entryBytes = 48
 
 // callBytes is what one ProfileCall of a trace costs while its track is built: the call under
 // construction (about 9 bytes), the compact track's row (about 13) and room for the stacks.

@@ -33,10 +33,15 @@ func pairAsync(tr *core.Trace, list []int32) (pairs []asyncPair, unpaired int) {
 		instants   []int32
 	}
 	var matches []match
-	begins := map[asyncKey][]int32{}
-	var beginOrder []asyncKey
+	// The open begins of each key are a stack: top holds, by key, the position in list of the
+	// latest open begin (-1 when none), and under, by position, the begin below it. Keys are
+	// numbered in the order of their first begin. A map of keys to slices made a slice, an
+	// allocation, for each key: a million of them for a million measures with ids of their own.
+	keyOf := map[asyncKey]int32{}
+	var top []int32
+	var under []int32
 	instants := map[asyncKey][]int32{}
-	for _, i := range list {
+	for pos, i := range list {
 		id, src := ev.AsyncIDOf(int(i))
 		if src == core.NoID || src == core.IDUnreadable {
 			continue
@@ -44,42 +49,59 @@ func pairAsync(tr *core.Trace, list []int32) (pairs []asyncPair, unpaired int) {
 		k := asyncKey{ev.Cat[i], id, ev.Name[i]}
 		switch ev.Ph[i] {
 		case 'b':
-			if _, ok := begins[k]; !ok {
-				beginOrder = append(beginOrder, k)
+			if under == nil {
+				under = make([]int32, len(list))
 			}
-			begins[k] = append(begins[k], i)
+			ki, ok := keyOf[k]
+			if !ok {
+				ki = int32(len(top))
+				keyOf[k] = ki
+				top = append(top, -1)
+			}
+			under[pos] = top[ki]
+			top[ki] = int32(pos)
 		case 'n':
 			instants[k] = append(instants[k], i)
 		case 'e':
-			open := begins[k]
-			if len(open) == 0 {
+			ki, ok := keyOf[k]
+			if !ok || top[ki] < 0 {
 				unpaired++
 				continue
 			}
-			b := open[len(open)-1]
-			begins[k] = open[:len(open)-1]
+			b := list[top[ki]]
+			top[ki] = under[top[ki]]
 			// The engine takes instants from the back of the list while the front one starts at or
 			// after the begin: copied as it is.
 			var mine []int32
-			inst := instants[k]
-			for len(inst) > 0 && ev.Ts[inst[0]] >= ev.Ts[b] {
-				mine = append(mine, inst[len(inst)-1])
-				inst = inst[:len(inst)-1]
+			if len(instants) > 0 {
+				inst := instants[k]
+				for len(inst) > 0 && ev.Ts[inst[0]] >= ev.Ts[b] {
+					mine = append(mine, inst[len(inst)-1])
+					inst = inst[:len(inst)-1]
+				}
+				if len(mine) > 0 {
+					instants[k] = inst
+				}
 			}
-			instants[k] = inst
 			matches = append(matches, match{b, i, mine})
 		}
 	}
-	for _, k := range beginOrder {
-		open := begins[k]
-		if len(open) == 0 {
-			continue
+	if len(top) > 0 {
+		keys := make([]asyncKey, len(top))
+		for k, ki := range keyOf {
+			keys[ki] = k
 		}
-		unpaired += len(open)
-		b := open[len(open)-1]
-		if inst := instants[k]; len(inst) > 0 {
-			unpaired--
-			matches = append(matches, match{b, -1, inst})
+		for ki, t := range top {
+			if t < 0 {
+				continue
+			}
+			for p := t; p >= 0; p = under[p] {
+				unpaired++
+			}
+			if inst := instants[keys[ki]]; len(inst) > 0 {
+				unpaired--
+				matches = append(matches, match{list[t], -1, inst})
+			}
 		}
 	}
 	for _, m := range matches {
