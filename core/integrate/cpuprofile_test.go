@@ -15,11 +15,9 @@ import (
 	"flamedesk/internal/fixtures"
 )
 
-// The walk over a bare profile's samples sizes its columns once, from a counting pass, instead of
-// growing them: grown, a large profile's columns were copied at every doubling, and each copy
-// held up the collector (0.7 s for 1.4 M calls). Counted on the largest committed .cpuprofile,
-// whose calls would take some 20 doublings of each of 8 columns to grow into.
-func TestProfileTrackAllocatesItsColumnsOnce(t *testing.T) {
+// largeProfile loads the largest committed .cpuprofile (46 MB of JSON, 1.4 M calls), one profile.
+func largeProfile(t *testing.T) *core.Trace {
+	t.Helper()
 	path := fixtures.Path(t, "fixtures", "upstream", "devtools-large-profile.cpuprofile.gz")
 	tr, err := load.File(context.Background(), path, nil)
 	if err != nil {
@@ -28,6 +26,15 @@ func TestProfileTrackAllocatesItsColumnsOnce(t *testing.T) {
 	if len(tr.Profiles) != 1 {
 		t.Fatalf("%d profiles, want 1", len(tr.Profiles))
 	}
+	return tr
+}
+
+// The walk over a bare profile's samples sizes its columns once, from a counting pass, instead of
+// growing them: grown, a large profile's columns were copied at every doubling, and each copy
+// held up the collector (0.7 s for 1.4 M calls). Counted on the largest committed .cpuprofile,
+// whose calls would take some 20 doublings of each of 8 columns to grow into.
+func TestProfileTrackAllocatesItsColumnsOnce(t *testing.T) {
+	tr := largeProfile(t)
 	var calls int
 	allocs := testing.AllocsPerRun(1, func() {
 		track, over := profileTrack(context.Background(), tr, &tr.Profiles[0], 0, newEntryBudget(tr))
@@ -163,14 +170,7 @@ func readFixtureHead(f *testing.F, dir, name string, limit int64) []byte {
 // 60 bytes a call on the fixture below before, about 35 now; on a bare profile of 8.8 M calls
 // (22 MB of JSON) the peak RSS went from 553 to about 349 MB.
 func TestProfileTrackBytesPerCall(t *testing.T) {
-	path := fixtures.Path(t, "fixtures", "upstream", "devtools-large-profile.cpuprofile.gz")
-	tr, err := load.File(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tr.Profiles) != 1 {
-		t.Fatalf("%d profiles, want 1", len(tr.Profiles))
-	}
+	tr := largeProfile(t)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
