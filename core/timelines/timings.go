@@ -243,12 +243,31 @@ func utCompare(list []utItem, x, y int) int {
 	return y - x
 }
 
+// reorder puts list[order[k]] at k for every k, in place: a copy of a million items of User
+// Timing (about 200 bytes each) would hold them twice at the peak. order must be a permutation
+// of list's indexes; it is left as it was.
 func reorder[T any](list []T, order []int) []T {
-	out := make([]T, len(list))
-	for k, i := range order {
-		out[k] = list[i]
+	done := make([]bool, len(list))
+	for start := range list {
+		if done[start] {
+			continue
+		}
+		// Follow the cycle through start: each place takes the item it is to hold, and the one
+		// that closes the cycle takes start's, kept aside.
+		held := list[start]
+		k := start
+		for {
+			done[k] = true
+			from := order[k]
+			if from == start {
+				list[k] = held
+				break
+			}
+			list[k] = list[from]
+			k = from
+		}
 	}
-	return out
+	return list
 }
 
 type timingsBuilder struct {
