@@ -88,7 +88,7 @@ func (s *Strings) find(str string, h uint64) (StrID, int) {
 	}
 }
 
-// add stores b, which is not in the table, under the next id.
+// add stores b under the next id; b is not in the table, or is to keep a second id (StringsFrom).
 func (s *Strings) add(b []byte, h uint64) StrID {
 	id := StrID(len(s.refs))
 	if 2*(len(s.refs)+1) > len(s.slots) {
@@ -168,23 +168,14 @@ func (s *Strings) All() []string {
 }
 
 // StringsFrom rebuilds a table from All's output (list[0] must be ""), as core/cache reads it
-// back. A string listed twice keeps both ids; looking it up gives the first.
+// back. A string listed twice keeps both ids; looking it up gives the first, which probing from
+// their common hash always meets before the later one.
 func StringsFrom(list []string) *Strings {
 	s := NewStrings()
 	s.refs = make([]strRef, 1, len(list))
 	s.hashes = make([]uint32, 1, len(list))
 	for _, str := range list[min(1, len(list)):] {
-		b := unsafe.Slice(unsafe.StringData(str), len(str))
-		h := maphash.String(s.seed, str)
-		id := StrID(len(s.refs))
-		if 2*(len(s.refs)+1) > len(s.slots) {
-			s.grow()
-		}
-		s.refs = append(s.refs, s.store(b))
-		s.hashes = append(s.hashes, uint32(h))
-		if first, _ := s.find(str, h); first == 0 && str != "" {
-			s.place(id)
-		}
+		s.add(unsafe.Slice(unsafe.StringData(str), len(str)), maphash.String(s.seed, str))
 	}
 	return s
 }

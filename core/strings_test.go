@@ -79,4 +79,17 @@ func TestStringsFromKeepsDuplicates(t *testing.T) {
 	if got := StringsFrom(s.All()).All(); fmt.Sprint(got) != fmt.Sprint(s.All()) {
 		t.Fatalf("a round trip through All gives %q", got)
 	}
+	// Through the table's growth too: every string listed twice, far apart.
+	list := []string{""}
+	for range 2 {
+		for i := range 1000 {
+			list = append(list, fmt.Sprint("s", i))
+		}
+	}
+	big := StringsFrom(list)
+	for i := range 1000 {
+		if id, ok := big.Lookup(fmt.Sprint("s", i)); !ok || id != StrID(1+i) {
+			t.Fatalf("Lookup(s%d) = %d, %v; want the first, %d", i, id, ok, 1+i)
+		}
+	}
 }

@@ -2,10 +2,7 @@ package integrate
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
-	"io"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -98,9 +95,9 @@ func TestKeepTreeDropsOpenCallsAndTheirChildren(t *testing.T) {
 // the walk over their samples: whatever the input, the walk must not panic, and the track it
 // makes must be a tree in pre-order whose columns agree.
 func FuzzProfileTrack(f *testing.F) {
-	f.Add(readFixtureHead(f, "upstream", "speedscope-node10-example.cpuprofile", 64<<10))
+	f.Add(fixtures.ReadHead(f, 64<<10, "fixtures", "upstream", "speedscope-node10-example.cpuprofile"))
 	// The head of a larger one: the loader keeps the samples that were read whole.
-	f.Add(readFixtureHead(f, "generated", "gen-selfprofile-small.json", 64<<10))
+	f.Add(fixtures.ReadHead(f, 64<<10, "fixtures", "generated", "gen-selfprofile-small.json"))
 	// A GC sample first and last, a hole, negative and zero deltas, a node that is its own child.
 	f.Add([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":""},"children":[2,3]},
 {"id":2,"callFrame":{"functionName":"(garbage collector)","scriptId":"0","url":""}},
@@ -145,24 +142,6 @@ func checkProfileTrack(t *testing.T, tk *core.Track) {
 	if n > 0 && tk.MaxDepth != deepest {
 		t.Fatalf("MaxDepth %d, deepest call %d", tk.MaxDepth, deepest)
 	}
-}
-
-// readFixtureHead returns at most limit bytes of a fixture, inflated when gzipped.
-func readFixtureHead(f *testing.F, dir, name string, limit int64) []byte {
-	b, err := os.ReadFile(fixtures.Path(f, "fixtures", dir, name))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if strings.HasSuffix(name, ".gz") {
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			f.Fatal(err)
-		}
-		if b, err = io.ReadAll(io.LimitReader(zr, limit)); err != nil {
-			f.Fatal(err)
-		}
-	}
-	return b[:min(int64(len(b)), limit)]
 }
 
 // The walk writes its calls straight into the track's columns (32-bit time offsets, 16-bit

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"os"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -28,39 +26,15 @@ func fuzzLoad(t *testing.T, data []byte) {
 	}
 }
 
-// readFixture returns a fixture's bytes, inflated when gzipped, cut to at most limit bytes
-// (0: whole).
-func readFixture(f *testing.F, limit int, elems ...string) []byte {
-	b, err := os.ReadFile(fixtures.Path(f, append([]string{"fixtures"}, elems...)...))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			f.Fatal(err)
-		}
-		if limit > 0 {
-			b, _ = io.ReadAll(io.LimitReader(zr, int64(limit)))
-		} else if b, err = io.ReadAll(zr); err != nil {
-			f.Fatal(err)
-		}
-	}
-	if limit > 0 && len(b) > limit {
-		b = b[:limit]
-	}
-	return b
-}
-
 func FuzzTrace(f *testing.F) {
 	// Small seeds keep the fuzzer fast: it minimizes every input that finds new coverage.
-	f.Add(readFixture(f, 6<<10, "upstream", "speedscope-chrome141-no-arg-data.json"))
-	f.Add(readFixture(f, 4<<10, "upstream", "firefox-profiler-chrome-trace-issue-5429.json.gz"))
-	f.Add(readFixture(f, 4<<10, "generated", "gen-trace-small.json.gz"))
-	f.Add(readFixture(f, 4<<10, "upstream", "speedscope-chrome65-simple-timeline.json"))
+	f.Add(fixtures.ReadHead(f, 6<<10, "fixtures", "upstream", "speedscope-chrome141-no-arg-data.json"))
+	f.Add(fixtures.ReadHead(f, 4<<10, "fixtures", "upstream", "firefox-profiler-chrome-trace-issue-5429.json.gz"))
+	f.Add(fixtures.ReadHead(f, 4<<10, "fixtures", "generated", "gen-trace-small.json.gz"))
+	f.Add(fixtures.ReadHead(f, 4<<10, "fixtures", "upstream", "speedscope-chrome65-simple-timeline.json"))
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
-	zw.Write(readFixture(f, 2<<10, "upstream", "devtools-two-workers.json.gz"))
+	zw.Write(fixtures.ReadHead(f, 2<<10, "fixtures", "upstream", "devtools-two-workers.json.gz"))
 	zw.Close()
 	f.Add(gz.Bytes())
 	f.Add([]byte(profileTrace(`[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"(program)"}},{"id":3,"parent":1,"callFrame":{"functionName":"f","url":"u","lineNumber":1}}]`,
@@ -76,9 +50,9 @@ func FuzzTrace(f *testing.F) {
 }
 
 func FuzzCPUProfile(f *testing.F) {
-	f.Add(readFixture(f, 0, "upstream", "speedscope-node10-example.cpuprofile"))
-	f.Add(readFixture(f, 4<<10, "upstream", "devtools-basic.cpuprofile.gz"))
-	f.Add(readFixture(f, 4<<10, "generated", "gen-cpuprofile-prettier-format.cpuprofile"))
+	f.Add(fixtures.ReadHead(f, 0, "fixtures", "upstream", "speedscope-node10-example.cpuprofile"))
+	f.Add(fixtures.ReadHead(f, 4<<10, "fixtures", "upstream", "devtools-basic.cpuprofile.gz"))
+	f.Add(fixtures.ReadHead(f, 4<<10, "fixtures", "generated", "gen-cpuprofile-prettier-format.cpuprofile"))
 	f.Add([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3]},` +
 		`{"id":2,"callFrame":{"functionName":"(garbage collector)","scriptId":"0"},"hitCount":1},` +
 		`{"id":3,"callFrame":{"functionName":"f","scriptId":5,"url":"file.js","lineNumber":3,"columnNumber":4},"hitCount":2,"positionTicks":[{"line":4,"ticks":2}]}],` +
@@ -91,7 +65,7 @@ func FuzzCPUProfile(f *testing.F) {
 func FuzzSelfProfile(f *testing.F) {
 	// The head of a real self-profile, cut down to a few dozen entries of each member.
 	var full map[string][]json.RawMessage
-	if err := json.Unmarshal(readFixture(f, 0, "generated", "gen-selfprofile-small.json"), &full); err != nil {
+	if err := json.Unmarshal(fixtures.ReadHead(f, 0, "fixtures", "generated", "gen-selfprofile-small.json"), &full); err != nil {
 		f.Fatal(err)
 	}
 	for k, v := range full {

@@ -493,11 +493,11 @@ func (b *timingsBuilder) assemble(synth, marks, stamps []utItem, stampData []sta
 	place(stamps, func(it *utItem) bool { return !it.onExtension })
 	place(consoleTimings, func(*utItem) bool { return true })
 
-	// Lists made to measure (left nil when empty, as append leaves them).
-	t.Marks = withRoom(t.Marks, len(marks))
-	t.Measures = withRoom(t.Measures, len(measures))
-	t.ConsoleTimings = withRoom(t.ConsoleTimings, len(consoleTimings))
-	t.Timestamps = withRoom(t.Timestamps, len(stamps))
+	// Lists made to measure (Grow leaves a nil list nil when there is nothing to add).
+	t.Marks = slices.Grow(t.Marks, len(marks))
+	t.Measures = slices.Grow(t.Measures, len(measures))
+	t.ConsoleTimings = slices.Grow(t.ConsoleTimings, len(consoleTimings))
+	t.Timestamps = slices.Grow(t.Timestamps, len(stamps))
 	for _, it := range marks {
 		th := tr.Threads[it.thread]
 		t.Marks = append(t.Marks, Mark{Kind: "performance.mark", Name: tr.Strings.Get(ev.Name[it.ev]), Ts: it.ts,
@@ -525,14 +525,6 @@ func (b *timingsBuilder) assemble(synth, marks, stamps []utItem, stampData []sta
 	t.ExtensionMarkers = markers
 	tr.Warnings.Add("User Timing details whose devtools payload is not valid (drawn as plain timings)", b.bad)
 	return t, groupExtension(tr, entries)
-}
-
-// withRoom returns list with room for n more, list itself when n is 0.
-func withRoom[T any](list []T, n int) []T {
-	if n == 0 {
-		return list
-	}
-	return slices.Grow(list, n)
 }
 
 // mergeTimings merges the ordered measures with the marks (in file order) as the engine's
