@@ -97,7 +97,7 @@ type RawChunks struct {
 	HasTimeDeltas        []bool
 	ProfileTimeDeltas    []Span
 	HasProfileTimeDeltas []bool
-	// Timestamps addresses the legacy absolute cpuProfile.timestamps (µs) in Deltas.
+	// Timestamps addresses the legacy absolute cpuProfile.timestamps (µs) in Stamps.
 	Timestamps    []Span
 	HasTimestamps []bool
 	// Lines and Columns address args.data.lines / args.data.columns in Positions.
@@ -125,8 +125,9 @@ type RawChunks struct {
 
 	// Arenas.
 	Children    []int64
-	SampleIDs   []int64 // NoNode for a sample that is not an integer
-	Deltas      []float64
+	SampleIDs   Narrow[int64]   // NoNode for a sample that is not an integer
+	Deltas      Narrow[float64] // time deltas, µs
+	Stamps      []float64       // absolute sample times (the legacy timestamps, a self-profile's)
 	Positions   []int32
 	TraceIDKey  []int64
 	TraceIDNode []int64
@@ -141,16 +142,23 @@ func (c *RawChunks) NodeRange(i int) (from, to int) {
 	return int(s.Off), int(s.Off + s.Len)
 }
 
-// SamplesOf returns the sample node ids of record i.
-func (c *RawChunks) SamplesOf(i int) []int64 { return spanOf(c.SampleIDs, c.Samples[i]) }
-
-// TimeDeltasOf returns args.data.timeDeltas of record i.
-func (c *RawChunks) TimeDeltasOf(i int) []float64 { return spanOf(c.Deltas, c.TimeDeltas[i]) }
-
-// ProfileTimeDeltasOf returns args.data.cpuProfile.timeDeltas of record i.
-func (c *RawChunks) ProfileTimeDeltasOf(i int) []float64 {
-	return spanOf(c.Deltas, c.ProfileTimeDeltas[i])
+// AppendSamples appends the sample node ids of record i to dst.
+func (c *RawChunks) AppendSamples(dst []int64, i int) []int64 {
+	return c.SampleIDs.AppendSpan(dst, c.Samples[i])
 }
+
+// AppendTimeDeltas appends args.data.timeDeltas of record i to dst.
+func (c *RawChunks) AppendTimeDeltas(dst []float64, i int) []float64 {
+	return c.Deltas.AppendSpan(dst, c.TimeDeltas[i])
+}
+
+// AppendProfileTimeDeltas appends args.data.cpuProfile.timeDeltas of record i to dst.
+func (c *RawChunks) AppendProfileTimeDeltas(dst []float64, i int) []float64 {
+	return c.Deltas.AppendSpan(dst, c.ProfileTimeDeltas[i])
+}
+
+// TimestampsOf returns the absolute sample times of record i.
+func (c *RawChunks) TimestampsOf(i int) []float64 { return spanOf(c.Stamps, c.Timestamps[i]) }
 
 // ChildrenOf returns the "children" ids of node n.
 func (c *RawChunks) ChildrenOf(n int) []int64 {

@@ -152,12 +152,12 @@ func profileEventsByPid(tr *core.Trace) [][]ProfileEvent {
 			}
 			pe.Nodes = append(pe.Nodes, node)
 		}
-		pe.Samples = ch.SamplesOf(i)
+		pe.Samples = ch.AppendSamples(nil, i)
 		switch {
 		case ch.HasTimeDeltas[i]:
-			pe.TimeDeltas = ch.TimeDeltasOf(i)
+			pe.TimeDeltas = ch.AppendTimeDeltas(nil, i)
 		case ch.HasProfileTimeDeltas[i]:
-			pe.TimeDeltas = ch.ProfileTimeDeltasOf(i)
+			pe.TimeDeltas = ch.AppendProfileTimeDeltas(nil, i)
 		}
 		k, ok := slot[pe.Pid]
 		if !ok {

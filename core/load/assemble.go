@@ -250,11 +250,11 @@ func wholeProfile(mem *budget, c *core.RawChunks, i int, p *preProfile) {
 		a.Nodes = append(a.Nodes, int32(n))
 	}
 	a.HasSamples = c.HasSamples[i]
-	a.Samples = clone(mem, c.SamplesOf(i))
+	a.Samples = c.AppendSamples(makeSlice[int64](mem, 0, int(c.Samples[i].Len)), i)
 	a.HasTimeDeltas = c.HasProfileTimeDeltas[i]
-	a.TimeDeltas = clone(mem, c.ProfileTimeDeltasOf(i))
+	a.TimeDeltas = c.AppendProfileTimeDeltas(makeSlice[float64](mem, 0, int(c.ProfileTimeDeltas[i].Len)), i)
 	a.HasTimestamps = c.HasTimestamps[i]
-	a.Timestamps = clone(mem, spanFloats(c, c.Timestamps[i]))
+	a.Timestamps = clone(mem, c.TimestampsOf(i))
 	// The legacy head form (nodes without a callFrame) has its times in seconds, and absolute
 	// timestamps or none at all (then the samples are spread evenly, see modelSamples).
 	a.Legacy = (a.HasTimestamps || !a.HasTimeDeltas) && from < to && c.NodeFlags[from]&core.NodeHasCallFrame == 0
@@ -284,28 +284,27 @@ func appendChunk(tr *core.Trace, mem *budget, c *core.RawChunks, i int, p *prePr
 	for n := from; n < to; n++ {
 		a.Nodes = append(a.Nodes, int32(n))
 	}
-	samples := c.SamplesOf(i)
+	samples := int(c.Samples[i].Len)
 	if a.HasSamples {
-		a.Samples = append(growFor(mem, a.Samples, len(samples), ahead.samples), samples...)
+		a.Samples = c.AppendSamples(growFor(mem, a.Samples, samples, ahead.samples), i)
 	}
 	if a.HasTimeDeltas {
-		deltas := c.TimeDeltasOf(i)
 		// One more: the model turns the deltas into its timestamps in place, and adds the end.
-		a.TimeDeltas = append(growFor(mem, a.TimeDeltas, len(deltas), ahead.deltas+1), deltas...)
+		a.TimeDeltas = c.AppendTimeDeltas(growFor(mem, a.TimeDeltas, int(c.TimeDeltas[i].Len), ahead.deltas+1), i)
 	}
 	// Chunks without lines or columns count as zeros, one per sample.
 	if a.Lines != nil {
 		if c.HasLines[i] {
 			a.Lines = append(growFor(mem, a.Lines, int(c.Lines[i].Len), ahead.lines), spanInt32s(c, c.Lines[i])...)
 		} else {
-			a.Lines = append(growFor(mem, a.Lines, len(samples), ahead.lines), make([]int32, len(samples))...)
+			a.Lines = append(growFor(mem, a.Lines, samples, ahead.lines), make([]int32, samples)...)
 		}
 	}
 	if a.Columns != nil {
 		if c.HasColumns[i] {
 			a.Columns = append(growFor(mem, a.Columns, int(c.Columns[i].Len), ahead.columns), spanInt32s(c, c.Columns[i])...)
 		} else {
-			a.Columns = append(growFor(mem, a.Columns, len(samples), ahead.columns), make([]int32, len(samples))...)
+			a.Columns = append(growFor(mem, a.Columns, samples, ahead.columns), make([]int32, samples)...)
 		}
 	}
 	mergeTraceIDs(c, i, a)
@@ -344,8 +343,7 @@ func clone[T any](mem *budget, s []T) []T {
 	return append(makeSlice[T](mem, 0, len(s)), s...)
 }
 
-func spanFloats(c *core.RawChunks, s core.Span) []float64 { return c.Deltas[s.Off : s.Off+s.Len] }
-func spanInt32s(c *core.RawChunks, s core.Span) []int32   { return c.Positions[s.Off : s.Off+s.Len] }
+func spanInt32s(c *core.RawChunks, s core.Span) []int32 { return c.Positions[s.Off : s.Off+s.Len] }
 
 func zeroIfNaN(v float64) float64 {
 	if math.IsNaN(v) {

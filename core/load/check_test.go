@@ -107,8 +107,8 @@ func checkChunks(tr *core.Trace) error {
 		for _, sp := range []struct {
 			s     core.Span
 			arena int
-		}{{c.Samples[i], len(c.SampleIDs)}, {c.TimeDeltas[i], len(c.Deltas)}, {c.ProfileTimeDeltas[i], len(c.Deltas)},
-			{c.Timestamps[i], len(c.Deltas)}, {c.Lines[i], len(c.Positions)}, {c.Columns[i], len(c.Positions)},
+		}{{c.Samples[i], c.SampleIDs.Len()}, {c.TimeDeltas[i], c.Deltas.Len()}, {c.ProfileTimeDeltas[i], c.Deltas.Len()},
+			{c.Timestamps[i], len(c.Stamps)}, {c.Lines[i], len(c.Positions)}, {c.Columns[i], len(c.Positions)},
 			{c.TraceIDs[i], len(c.TraceIDKey)}} {
 			if int(sp.s.Off)+int(sp.s.Len) > sp.arena {
 				return fmt.Errorf("chunk %d: span out of its arena", i)
@@ -128,6 +128,37 @@ func checkChunks(tr *core.Trace) error {
 		if int(c.NodeFrame[n]) >= len(tr.Frames) {
 			return fmt.Errorf("node %d: frame out of range", n)
 		}
+	}
+	if err := checkNarrow(&c.SampleIDs); err != nil {
+		return fmt.Errorf("sample ids: %w", err)
+	}
+	if err := checkNarrow(&c.Deltas); err != nil {
+		return fmt.Errorf("deltas: %w", err)
+	}
+	return nil
+}
+
+// checkNarrow checks that exactly the escaped positions of n are listed, in order, each with its
+// value, and that no value that fits was left wide.
+func checkNarrow[T int64 | float64](n *core.Narrow[T]) error {
+	if len(n.WideAt) != len(n.Wide) {
+		return fmt.Errorf("%d wide positions for %d wide values", len(n.WideAt), len(n.Wide))
+	}
+	k := 0
+	for i, v := range n.Small {
+		if v != core.NarrowEscape {
+			continue
+		}
+		if k >= len(n.WideAt) || int(n.WideAt[k]) != i {
+			return fmt.Errorf("position %d is escaped but not listed", i)
+		}
+		if w := float64(n.Wide[k]); w == math.Trunc(w) && w > core.NarrowEscape && w <= math.MaxInt32 && math.Float64bits(w) != 1<<63 {
+			return fmt.Errorf("position %d keeps %v wide", i, w)
+		}
+		k++
+	}
+	if k != len(n.WideAt) {
+		return fmt.Errorf("%d wide positions listed, %d escaped", len(n.WideAt), k)
 	}
 	return nil
 }

@@ -65,6 +65,11 @@ func TestEveryFixtureLoads(t *testing.T) {
 			if tr.Stats.Events != tr.Events.Len() || tr.Stats.JSONBytes <= 0 || tr.Stats.FileBytes <= 0 {
 				t.Errorf("stats %+v", tr.Stats)
 			}
+			// Real profiles' sample ids are small and their time deltas whole µs: every one
+			// takes 4 bytes (core.Narrow).
+			if c := &tr.Chunks; len(c.SampleIDs.Wide) != 0 || len(c.Deltas.Wide) != 0 {
+				t.Errorf("of %d sample ids %d kept wide, of %d deltas %d", c.SampleIDs.Len(), len(c.SampleIDs.Wide), c.Deltas.Len(), len(c.Deltas.Wide))
+			}
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -465,5 +466,36 @@ func TestWholeProfileEventVariants(t *testing.T) {
 			t.Errorf("timestamps %v, want %v", m.Timestamps, want)
 			break
 		}
+	}
+}
+
+// Sample ids and time deltas that do not fit 4 bytes (core.Narrow) come back exactly: to the
+// model, and to Lighthouse, which reads the chunks as written.
+func TestWideSamplesAndDeltas(t *testing.T) {
+	nodes := "[" + node(1, "", "(root)") + "," + node(2, "1", "a") + "," + node(3000000000, "1", "b") + "]"
+	tr := mustLoad(t, profileTrace(nodes, "[2,3000000000,2,3000000000]", "[0.5,-0,2147483648,3]"))
+	c := &tr.Chunks
+	chunk := -1
+	for i := range c.Len() {
+		if c.Kind[i] == core.ChunkData {
+			chunk = i
+		}
+	}
+	if chunk < 0 {
+		t.Fatal("no ProfileChunk record")
+	}
+	if got := fmt.Sprint(c.AppendSamples(nil, chunk)); got != "[2 3000000000 2 3000000000]" {
+		t.Errorf("chunk samples %s", got)
+	}
+	deltas := c.AppendTimeDeltas(nil, chunk)
+	if fmt.Sprint(deltas) != "[0.5 -0 2.147483648e+09 3]" || !math.Signbit(deltas[1]) {
+		t.Errorf("chunk deltas %v", deltas)
+	}
+	m := &tr.Profiles[0]
+	if got := fmt.Sprint(sampleIDs(m)); got != "[2 3000000000 2 3000000000]" {
+		t.Errorf("model samples %s", got)
+	}
+	if want := []float64{1000.5, 1000.5, 1000.5 + 2147483648, 1003.5 + 2147483648}; !slices.Equal(m.Timestamps[:4], want) {
+		t.Errorf("timestamps %v, want %v", m.Timestamps[:4], want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"flamedesk/core"
 )
@@ -17,8 +18,9 @@ func (l *loader) beginPending() {
 		mark: chunkMark{
 			nodes:     len(c.NodeID),
 			children:  len(c.Children),
-			samples:   len(c.SampleIDs),
-			deltas:    len(c.Deltas),
+			samples:   c.SampleIDs.Len(),
+			deltas:    c.Deltas.Len(),
+			stamps:    len(c.Stamps),
 			positions: len(c.Positions),
 			traceIDs:  len(c.TraceIDKey),
 		},
@@ -42,8 +44,9 @@ func (l *loader) rollback() {
 	c.NodeChildren = c.NodeChildren[:min(len(c.NodeChildren), m.nodes)]
 	c.NodeTicks = c.NodeTicks[:min(len(c.NodeTicks), m.nodes)]
 	c.Children = c.Children[:m.children]
-	c.SampleIDs = c.SampleIDs[:m.samples]
-	c.Deltas = c.Deltas[:m.deltas]
+	c.SampleIDs.Truncate(m.samples)
+	c.Deltas.Truncate(m.deltas)
+	c.Stamps = c.Stamps[:m.stamps]
 	c.Positions = c.Positions[:m.positions]
 	c.TraceIDKey = c.TraceIDKey[:m.traceIDs]
 	c.TraceIDNode = c.TraceIDNode[:m.traceIDs]
@@ -168,19 +171,21 @@ func (l *loader) profileKey(k []byte) error {
 			return err
 		}
 	case "samples":
-		ok, err := l.int64Array(&l.ch.SampleIDs, &p.samples, &l.w.badSampleIDs)
+		ok, err := intoNarrow(l, &l.ids, &l.ch.SampleIDs, core.NarrowInt, &p.samples, func(span *core.Span) (bool, error) {
+			return l.int64Array(&l.ids, span, &l.w.badSampleIDs)
+		})
 		if err != nil {
 			return err
 		}
 		p.hasSamples = p.hasSamples || ok
 	case "timeDeltas":
-		ok, err := l.floatArray(&p.ptd)
+		ok, err := l.deltaArray(&p.ptd)
 		if err != nil {
 			return err
 		}
 		p.hasPTD = p.hasPTD || ok
 	case "timestamps":
-		ok, err := l.floatArray(&p.ts)
+		ok, err := l.floatArray(&l.ch.Stamps, &p.ts)
 		if err != nil {
 			return err
 		}
@@ -586,10 +591,61 @@ func (l *loader) arenaFull() error {
 	return l.s.errorf("more than %d profile entries of one kind", maxArena)
 }
 
-// floatArray reads an array of numbers into the Deltas arena; elements that are not numbers
-// become 0 and are counted. present is false (the value skipped) when it is not an array.
-func (l *loader) floatArray(span *core.Span) (present bool, err error) {
-	s, c := l.s, l.ch
+// deltaArray reads an array of time deltas into the Deltas arena, as floatArray does.
+func (l *loader) deltaArray(span *core.Span) (present bool, err error) {
+	return intoNarrow(l, &l.floats, &l.ch.Deltas, core.NarrowFloat, span, func(span *core.Span) (bool, error) {
+		return l.floatArray(&l.floats, span)
+	})
+}
+
+// intoNarrow reads an array with read into scratch, then appends it to dst, setting span to
+// where it went there. scratch is kept for the next array unless it grew large.
+func intoNarrow[T int64 | float64](l *loader, scratch *[]T, dst *core.Narrow[T], fit func(T) (int32, bool), span *core.Span, read func(*core.Span) (bool, error)) (present bool, err error) {
+	*scratch = (*scratch)[:0]
+	defer func() {
+		if cap(*scratch) > largeScratch {
+			var zero T
+			l.mem.release(int64(cap(*scratch)) * int64(unsafe.Sizeof(zero)))
+			*scratch = nil
+		}
+	}()
+	var within core.Span
+	if present, err = read(&within); !present || err != nil {
+		return present, err
+	}
+	if *span, err = narrowInto(l, dst, *scratch, fit); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// narrowInto appends vs to dst and returns where they went.
+func narrowInto[T int64 | float64](l *loader, dst *core.Narrow[T], vs []T, fit func(T) (int32, bool)) (core.Span, error) {
+	if dst.Len()+len(vs) > maxArena {
+		return core.Span{}, l.arenaFull()
+	}
+	span := core.Span{Off: uint32(dst.Len()), Len: uint32(len(vs))}
+	dst.Small = grow(l.mem, dst.Small, len(vs))
+	for _, v := range vs {
+		small, ok := fit(v)
+		if !ok {
+			dst.WideAt = push(l.mem, dst.WideAt, uint32(len(dst.Small)))
+			dst.Wide = push(l.mem, dst.Wide, v)
+			small = core.NarrowEscape
+		}
+		dst.Small = append(dst.Small, small)
+	}
+	return span, nil
+}
+
+// largeScratch is the size, in elements, above which intoNarrow lets its scratch go: a trace's
+// chunks hold hundreds of samples each, a .cpuprofile all of its samples in one array.
+const largeScratch = 1 << 16
+
+// floatArray reads an array of numbers into dst; elements that are not numbers become 0 and
+// are counted. present is false (the value skipped) when it is not an array.
+func (l *loader) floatArray(dst *[]float64, span *core.Span) (present bool, err error) {
+	s := l.s
 	kind, err := s.valueKind()
 	if err != nil {
 		return false, err
@@ -597,17 +653,17 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 	if kind != kindArray {
 		return false, s.skip()
 	}
-	off := len(c.Deltas)
+	off := len(*dst)
 	empty, err := s.arrayStart()
 	if err != nil {
 		return false, err
 	}
 	for more := !empty; more; {
-		if len(c.Deltas) >= maxArena {
+		if len(*dst) >= maxArena {
 			return false, l.arenaFull()
 		}
 		if x, d, ok := s.fastInt(); ok {
-			pushTo(l.mem, &c.Deltas, float64(x))
+			pushTo(l.mem, dst, float64(x))
 			more = d == ','
 			continue
 		}
@@ -619,13 +675,13 @@ func (l *loader) floatArray(span *core.Span) (present bool, err error) {
 			v = 0
 			l.w.badDeltas++
 		}
-		pushTo(l.mem, &c.Deltas, v)
+		pushTo(l.mem, dst, v)
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err
 		}
 	}
-	*span = core.Span{Off: uint32(off), Len: uint32(len(c.Deltas) - off)}
+	*span = core.Span{Off: uint32(off), Len: uint32(len(*dst) - off)}
 	return true, nil
 }
 

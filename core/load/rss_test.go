@@ -28,7 +28,7 @@ func TestLoadFromEnv(t *testing.T) {
 	t.Logf("loaded in %v: %+v", time.Since(start), tr.Stats)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	t.Logf("args arena %d MB; chunks: %d nodes, %d samples, %d deltas", (len(tr.Events.ArgsArena)+len(tr.Events.ArgsMore)*core.ArgsBlockSize)>>20, len(tr.Chunks.NodeID), len(tr.Chunks.SampleIDs), len(tr.Chunks.Deltas))
+	t.Logf("args arena %d MB; chunks: %d nodes, %d samples, %d deltas", (len(tr.Events.ArgsArena)+len(tr.Events.ArgsMore)*core.ArgsBlockSize)>>20, len(tr.Chunks.NodeID), tr.Chunks.SampleIDs.Len(), tr.Chunks.Deltas.Len())
 	t.Logf("heap in use %d MB, sys %d MB; %d events, %d profiles, %d strings, %d frames",
 		ms.HeapInuse>>20, ms.Sys>>20, tr.Events.Len(), len(tr.Profiles), tr.Strings.Len(), len(tr.Frames))
 	for _, w := range tr.Warnings.Lines() {

@@ -289,6 +289,7 @@ func (sp *selfProfile) finish(l *loader) error {
 	idleID := n + 1
 	hasIdle := false
 	badSamples, badTs := 0, 0
+	var ids []int64 // the samples' node ids, narrowed into c.SampleIDs once all are read
 	for _, smp := range sp.samples {
 		if smp.badTs {
 			badTs++
@@ -302,18 +303,22 @@ func (sp *selfProfile) finish(l *loader) error {
 			id = core.NoNode
 			badSamples++
 		}
-		c.SampleIDs = push(l.mem, c.SampleIDs, id)
-		c.Deltas = push(l.mem, c.Deltas, smp.ts*1000)
+		ids = push(l.mem, ids, id)
+		c.Stamps = push(l.mem, c.Stamps, smp.ts*1000)
 	}
 	if hasIdle {
 		addNode(idleID, selfRootID, core.CallFrame{FunctionName: l.strs.Intern("(idle)"), ScriptID: zero, Line: -1, Column: -1})
 	}
 	p := &l.pend
-	p.samples = core.Span{Off: uint32(p.mark.samples), Len: uint32(len(c.SampleIDs) - p.mark.samples)}
-	p.ts = core.Span{Off: uint32(p.mark.deltas), Len: uint32(len(c.Deltas) - p.mark.deltas)}
+	var err error
+	if p.samples, err = narrowInto(l, &c.SampleIDs, ids, core.NarrowInt); err != nil {
+		return err
+	}
+	l.mem.release(int64(cap(ids)) * 8)
+	p.ts = core.Span{Off: uint32(p.mark.stamps), Len: uint32(len(c.Stamps) - p.mark.stamps)}
 	p.hasSamples, p.hasTS = true, true
 	if p.samples.Len > 0 {
-		p.profStart = c.Deltas[p.ts.Off]
+		p.profStart = c.Stamps[p.ts.Off]
 	}
 	l.nEvents = 1
 	l.thread(1, 1)

@@ -122,12 +122,16 @@ type threadKey struct{ pid, tid int64 }
 
 // loader holds the state of one load.
 type loader struct {
-	ctx       context.Context
-	mem       *budget
-	s         *scanner
-	tr        *core.Trace
-	strs      *core.Strings
-	ch        *core.RawChunks
+	ctx  context.Context
+	mem  *budget
+	s    *scanner
+	tr   *core.Trace
+	strs *core.Strings
+	ch   *core.RawChunks
+	// ids and floats are the scratch that a samples or deltas array is read into before it is
+	// narrowed into ch's arenas (intoNarrow).
+	ids       []int64
+	floats    []float64
 	frames    map[core.CallFrame]core.FrameID
 	frameMemo frameMemo
 	threads   map[threadKey]core.ThreadID
@@ -245,7 +249,7 @@ type pending struct {
 }
 
 type chunkMark struct {
-	nodes, children, samples, deltas, positions, traceIDs int
+	nodes, children, samples, deltas, stamps, positions, traceIDs int
 }
 
 func newLoader(ctx context.Context, src io.Reader, mem *budget) *loader {
@@ -988,7 +992,7 @@ func (l *loader) argsData(f *event) error {
 			}
 		case "timeDeltas":
 			s.dropCapture()
-			ok, err := l.floatArray(&p.td)
+			ok, err := l.deltaArray(&p.td)
 			if err != nil {
 				return err
 			}
