@@ -116,7 +116,12 @@ func (c *calls) ts(x call) float64 {
 	return c.eventTs[^x.src]
 }
 
-const callBlockBits = 17
+// callBlockBits sizes a block: 8192 calls, 56 KB at most. Most of a trace's profiled threads
+// (a page's iframes and workers) make few calls, and a thread takes a block as soon as it makes
+// one: at 131072 calls a block (0.9 MB), a real trace with 6 such threads scaled 32 times took
+// 1.4x its JSON's size to load, against 1.2x now. The largest threads hand blocks back as the
+// tree walk passes them, sooner when they are small.
+const callBlockBits = 13
 
 // callBlock holds 1<<callBlockBits calls, column-wise. src is stored as the sample index, or the
 // number of samples plus the event's index.
