@@ -459,3 +459,41 @@ func TestFilmstripRowDecodesWhatItShows(t *testing.T) {
 		t.Errorf("%d screenshots decoded for %d shown (of %d)", n, len(places), len(d.model.Panel.Screenshots))
 	}
 }
+
+// Switching the JS call timing to Lighthouse's refinement rebuilds the thread tracks; the lanes
+// above them (network, frames, screenshots, timings) stay, with what the user collapsed.
+func TestRefinedTimingKeepsTheLanes(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "upstream", "devtools-fenced-frame-fledge.json.gz")))
+	sampled := h.u.doc.model
+	lanes := func(m *timeline.Model) string {
+		var kinds []string
+		for i := range m.Lanes {
+			if m.Lanes[i].Shown {
+				kinds = append(kinds, fmt.Sprintf("%s:%d", m.Lanes[i].Kind, len(m.Lanes[i].Start)))
+			}
+		}
+		return strings.Join(kinds, ",")
+	}
+	before := lanes(sampled)
+	if !strings.Contains(before, "network") || !strings.Contains(before, "screenshots") {
+		t.Fatalf("sampled lanes %q, want network and screenshots among them", before)
+	}
+	sampled.SetLaneCollapsed(0, true)
+	s := h.u.settings
+	s.Refined = true
+	h.u.changeSettings(s)
+	h.idle()
+	refined := h.u.doc.model
+	if refined == sampled || refined != h.u.doc.timing.refined {
+		t.Fatal("the refined timing was not installed")
+	}
+	if got := lanes(refined); got != before {
+		t.Errorf("refined lanes %q, want the sampled ones %q", got, before)
+	}
+	if !refined.Lanes[0].Collapsed {
+		t.Error("the lane collapsed before the switch is expanded after it")
+	}
+	if refined.LanesHeight() != sampled.LanesHeight() {
+		t.Errorf("lanes %.0f px high after the switch, %.0f before", refined.LanesHeight(), sampled.LanesHeight())
+	}
+}

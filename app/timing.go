@@ -73,6 +73,9 @@ func (u *ui) pollTiming() {
 		return
 	}
 	if r, err, ok := d.timing.refine.Poll(); ok && err == nil {
+		// The refined model is built from the trace's tracks alone; its lanes are the sampled
+		// model's, taken here on the UI goroutine, which alone changes them.
+		r.model.UsePanelOf(d.timing.sampled)
 		d.timing.computed, d.timing.refined = r.timing, r.model
 		if u.settings.Refined {
 			u.applyTiming()

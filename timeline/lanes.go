@@ -3,6 +3,7 @@ package timeline
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -637,6 +638,15 @@ func (m *Model) AddPanelLanes() {
 	}
 	p := timelines.Build(m.Trace)
 	m.setPanel(p, BuildLanes(p))
+}
+
+// UsePanelOf puts the lanes of o, a model of the same trace's events, above m's threads: the
+// lanes read the events only, so a model whose tracks were rebuilt (the refined JS timing) shows
+// the same network, frames and timings without building them again. The lanes' own state
+// (collapsed, hidden) starts as o's; the items are shared, read-only. Call it where nothing else
+// changes o.
+func (m *Model) UsePanelOf(o *Model) {
+	m.setPanel(o.Panel, slices.Clone(o.Lanes))
 }
 
 // setPanel puts the lanes built from p above the threads.
