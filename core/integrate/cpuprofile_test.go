@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"runtime"
-	"strings"
 	"testing"
 
 	"flamedesk/core"
@@ -180,13 +179,9 @@ func TestProfileTrackBytesPerCall(t *testing.T) {
 // refused it.
 func TestDenseProfileIsNotRefused(t *testing.T) {
 	const depth, samples = 4, 400_000
-	js := fixtures.CallBomb(depth, samples)
-	tr, err := load.Reader(context.Background(), strings.NewReader(js), int64(len(js)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, size := loadCallBomb(t, depth, samples)
 	if err := BuildContext(context.Background(), tr, nil); err != nil {
-		t.Fatalf("%d KB of JSON making %d calls: %v", len(js)>>10, depth*samples, err)
+		t.Fatalf("%d KB of JSON making %d calls: %v", size>>10, depth*samples, err)
 	}
 	if len(tr.Tracks) != 1 || tr.Tracks[0].Len() < depth*(samples-1) {
 		t.Fatalf("%d tracks, want 1 of about %d calls", len(tr.Tracks), depth*samples)

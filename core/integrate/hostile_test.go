@@ -101,19 +101,27 @@ func TestDroppedEventsAreCounted(t *testing.T) {
 // budget's error, soon, instead of running out of memory.
 func TestCallBombEndsInBudgetError(t *testing.T) {
 	const depth, samples = 300, 20000
-	js := fixtures.CallBomb(depth, samples)
-	tr, err := load.Reader(context.Background(), strings.NewReader(js), int64(len(js)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, _ := loadCallBomb(t, depth, samples)
 	if tr.Stats.MemoryBudget <= 0 || tr.Stats.MemoryBudget/entryBytes >= depth*samples {
 		t.Skipf("the budget (%d MB) would hold the calls", tr.Stats.MemoryBudget>>20)
 	}
-	err = BuildContext(context.Background(), tr, nil)
+	err := BuildContext(context.Background(), tr, nil)
 	if !errors.Is(err, core.ErrMemoryBudget) {
 		t.Fatalf("got %v, want the memory budget's error", err)
 	}
 	if len(tr.Tracks) != 0 {
 		t.Errorf("%d tracks after a failed build", len(tr.Tracks))
 	}
+}
+
+// loadCallBomb loads fixtures.CallBomb(depth, samples), a profile whose samples alternate between
+// two stacks depth frames deep, and returns it with the size of its JSON.
+func loadCallBomb(t *testing.T, depth, samples int) (*core.Trace, int) {
+	t.Helper()
+	js := fixtures.CallBomb(depth, samples)
+	tr, err := load.Reader(context.Background(), strings.NewReader(js), int64(len(js)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, len(js)
 }

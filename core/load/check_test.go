@@ -129,18 +129,18 @@ func checkChunks(tr *core.Trace) error {
 			return fmt.Errorf("node %d: frame out of range", n)
 		}
 	}
-	if err := checkNarrow(&c.SampleIDs); err != nil {
+	if err := checkNarrow(&c.SampleIDs, core.NarrowInt); err != nil {
 		return fmt.Errorf("sample ids: %w", err)
 	}
-	if err := checkNarrow(&c.Deltas); err != nil {
+	if err := checkNarrow(&c.Deltas, core.NarrowFloat); err != nil {
 		return fmt.Errorf("deltas: %w", err)
 	}
 	return nil
 }
 
 // checkNarrow checks that exactly the escaped positions of n are listed, in order, each with its
-// value, and that no value that fits was left wide.
-func checkNarrow[T int64 | float64](n *core.Narrow[T]) error {
+// value, and that no value that fit (by fit) was left wide.
+func checkNarrow[T int64 | float64](n *core.Narrow[T], fit func(T) (int32, bool)) error {
 	if len(n.WideAt) != len(n.Wide) {
 		return fmt.Errorf("%d wide positions for %d wide values", len(n.WideAt), len(n.Wide))
 	}
@@ -152,8 +152,8 @@ func checkNarrow[T int64 | float64](n *core.Narrow[T]) error {
 		if k >= len(n.WideAt) || int(n.WideAt[k]) != i {
 			return fmt.Errorf("position %d is escaped but not listed", i)
 		}
-		if w := float64(n.Wide[k]); w == math.Trunc(w) && w > core.NarrowEscape && w <= math.MaxInt32 && math.Float64bits(w) != 1<<63 {
-			return fmt.Errorf("position %d keeps %v wide", i, w)
+		if _, ok := fit(n.Wide[k]); ok {
+			return fmt.Errorf("position %d keeps %v wide", i, n.Wide[k])
 		}
 		k++
 	}

@@ -171,8 +171,8 @@ func (l *loader) profileKey(k []byte) error {
 			return err
 		}
 	case "samples":
-		ok, err := intoNarrow(l, &l.ids, &l.ch.SampleIDs, core.NarrowInt, &p.samples, func(span *core.Span) (bool, error) {
-			return l.int64Array(&l.ids, span, &l.w.badSampleIDs)
+		ok, err := intoNarrow(l, &l.ids, &l.ch.SampleIDs, core.NarrowInt, &p.samples, func() (bool, error) {
+			return l.int64Array(&l.ids, new(core.Span), &l.w.badSampleIDs)
 		})
 		if err != nil {
 			return err
@@ -593,14 +593,15 @@ func (l *loader) arenaFull() error {
 
 // deltaArray reads an array of time deltas into the Deltas arena, as floatArray does.
 func (l *loader) deltaArray(span *core.Span) (present bool, err error) {
-	return intoNarrow(l, &l.floats, &l.ch.Deltas, core.NarrowFloat, span, func(span *core.Span) (bool, error) {
-		return l.floatArray(&l.floats, span)
+	return intoNarrow(l, &l.floats, &l.ch.Deltas, core.NarrowFloat, span, func() (bool, error) {
+		return l.floatArray(&l.floats, new(core.Span))
 	})
 }
 
-// intoNarrow reads an array with read into scratch, then appends it to dst, setting span to
-// where it went there. scratch is kept for the next array unless it grew large.
-func intoNarrow[T int64 | float64](l *loader, scratch *[]T, dst *core.Narrow[T], fit func(T) (int32, bool), span *core.Span, read func(*core.Span) (bool, error)) (present bool, err error) {
+// intoNarrow has read append an array to scratch, which it empties first, then appends that to
+// dst and sets span to where it went there. scratch is kept for the next array unless it grew
+// large.
+func intoNarrow[T int64 | float64](l *loader, scratch *[]T, dst *core.Narrow[T], fit func(T) (int32, bool), span *core.Span, read func() (bool, error)) (present bool, err error) {
 	*scratch = (*scratch)[:0]
 	defer func() {
 		if cap(*scratch) > largeScratch {
@@ -609,8 +610,7 @@ func intoNarrow[T int64 | float64](l *loader, scratch *[]T, dst *core.Narrow[T],
 			*scratch = nil
 		}
 	}()
-	var within core.Span
-	if present, err = read(&within); !present || err != nil {
+	if present, err = read(); !present || err != nil {
 		return present, err
 	}
 	if *span, err = narrowInto(l, dst, *scratch, fit); err != nil {
