@@ -67,6 +67,12 @@ type Events struct {
 	// columns never move as they fill: a flat arena would be copied at each growth.)
 	ArgsArena []byte
 	ArgsMore  [][]byte
+	// Snapshots lists, in increasing event order, the Screenshot events whose image was decoded
+	// out of their args, and where its bytes are in the args arena. The args then hold
+	// "snapshot":"" instead of the base64 text, which takes a third more memory and is most of a
+	// trace that has screenshots. Only canonical base64 is decoded, so that encoding the image
+	// gives the text back exactly.
+	Snapshots []EventArgs
 	// SampleTraceIDs lists, in increasing event order, the events that have a sampleTraceId
 	// (args.data.sampleTraceId, args.sampleTraceId or args.beginData.sampleTraceId) other than 0,
 	// and its value. Read it through SampleTraceID; a tenth of the events have one.
@@ -163,6 +169,15 @@ func (e *Events) ArgsJSON(i int) []byte {
 		return e.ArgsAt(e.Args[k].Span)
 	}
 	return nil
+}
+
+// Snapshot returns the image of event i (a Screenshot) that the loader decoded out of its args;
+// ok is false when it kept the base64 text in the args instead.
+func (e *Events) Snapshot(i int) (image []byte, ok bool) {
+	if k, found := eventIndex(e.Snapshots, i, func(a *EventArgs) int32 { return a.Event }); found {
+		return e.ArgsAt(e.Snapshots[k].Span), true
+	}
+	return nil, false
 }
 
 // ArgsAt returns the bytes s addresses in ArgsArena or ArgsMore, nil when it is empty or points

@@ -206,12 +206,14 @@ func consistent(tr *core.Trace) error {
 	if tr.Strings == nil {
 		return errDamaged
 	}
-	if err := sameLengths(reflect.ValueOf(&tr.Events).Elem(), "AsyncIDs", "ArgsArena", "ArgsMore", "Args", "SampleTraceIDs"); err != nil {
+	if err := sameLengths(reflect.ValueOf(&tr.Events).Elem(), "AsyncIDs", "ArgsArena", "ArgsMore", "Args", "SampleTraceIDs", "Snapshots"); err != nil {
 		return err
 	}
-	for _, a := range tr.Events.Args {
-		if a.Len > 0 && tr.Events.ArgsAt(a.Span) == nil {
-			return fmt.Errorf("args span %d+%d past the args kept", a.Off, a.Len)
+	for _, list := range [][]core.EventArgs{tr.Events.Args, tr.Events.Snapshots} {
+		for _, a := range list {
+			if a.Len > 0 && tr.Events.ArgsAt(a.Span) == nil {
+				return fmt.Errorf("args span %d+%d past the args kept", a.Off, a.Len)
+			}
 		}
 	}
 	for i := range tr.Tracks {

@@ -24,6 +24,14 @@ func checkTrace(tr *core.Trace) error {
 			return fmt.Errorf("Events.Args[%d] = %+v: not an increasing event with args kept", k, a)
 		}
 	}
+	for k, a := range e.Snapshots {
+		if a.Event < 0 || int(a.Event) >= n || (k > 0 && a.Event <= e.Snapshots[k-1].Event) || a.Len == 0 || e.ArgsAt(a.Span) == nil {
+			return fmt.Errorf("Events.Snapshots[%d] = %+v: not an increasing event with an image kept", k, a)
+		}
+		if name, ok := tr.Strings.Lookup("Screenshot"); !ok || e.Name[a.Event] != name {
+			return fmt.Errorf("Events.Snapshots[%d]: event %d is not a Screenshot", k, a.Event)
+		}
+	}
 	for k, t := range e.SampleTraceIDs {
 		if t.Event < 0 || int(t.Event) >= n || (k > 0 && t.Event <= e.SampleTraceIDs[k-1].Event) || t.ID == 0 {
 			return fmt.Errorf("Events.SampleTraceIDs[%d] = %+v: not an increasing event with an id", k, t)

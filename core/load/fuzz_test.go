@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -46,6 +47,8 @@ func FuzzTrace(f *testing.F) {
 	f.Add([]byte(`[{"ph":"b","name":"m","cat":"blink.user_timing","ts":1,"id":"0x1","args":{"detail":"{}"}},` +
 		`{"ph":"e","name":"m","cat":"blink.console","ts":2,"id2":{"global":7,"local":"0x2"}},{"ph":"n","name":"m","ts":2,"id2":{"local":"0x3"}},` +
 		`{"ph":"O","name":"Screenshot","ts":3,"id":null,"args":{"snapshot":"QUJD"}}]`))
+	// A screenshot long enough to be kept decoded (keepSnapshot), after a member to skip.
+	f.Add([]byte(screenshotTrace(`{"frame":{"a":[1,"}"]},"snapshot":"` + strings.Repeat("QUJD", minSnapshotText/4) + `","source_id":"0x2"}`)))
 	f.Fuzz(fuzzLoad)
 }
 

@@ -26,6 +26,8 @@ const (
 	flagKeepArgsCat
 	// flagKeepID marks a name whose events keep their id whatever their phase (Screenshot).
 	flagKeepID
+	// flagSnapshot marks Screenshot, whose image is kept decoded (keepSnapshot).
+	flagSnapshot
 )
 
 var specialNames = []struct {
@@ -98,7 +100,7 @@ var specialNames = []struct {
 	{"blink.user_timing", flagKeepArgsCat},
 	{"blink.console", flagKeepArgsCat},
 	{"UpdateCounters", flagKeepArgs},
-	{"Screenshot", flagKeepArgs | flagKeepID},
+	{"Screenshot", flagKeepArgs | flagKeepID | flagSnapshot},
 	{"Animation", flagKeepArgs},
 	{"EventTiming", flagKeepArgs},
 	{"LayoutShift", flagKeepArgs},
@@ -154,6 +156,8 @@ type loader struct {
 	minTs        float64
 	maxTs        float64
 	w            counts
+	// image and argsRest are splitSnapshot's scratch.
+	image, argsRest []byte
 }
 
 // counts are warnings counted during the hot loop and turned into messages at the end.
@@ -176,6 +180,8 @@ type eventColumns struct {
 	args          column[core.Span]
 	arena         argsArena
 	sampleTraceID column[int64]
+	// snapshots is core.Events' Snapshots: few events have one, each a whole image.
+	snapshots []core.EventArgs
 }
 
 // take moves the columns into e, one at a time, so that each one's blocks can go before the
@@ -190,6 +196,7 @@ func (c *eventColumns) take(b *budget, e *core.Events) {
 	e.Args = takeSparse(&c.args, b, func(k int32, s core.Span) core.EventArgs { return core.EventArgs{Event: k, Span: s} })
 	e.ArgsArena, e.ArgsMore = c.arena.first, c.arena.more
 	c.arena = argsArena{}
+	e.Snapshots, c.snapshots = c.snapshots, nil
 	e.SampleTraceIDs = takeSparse(&c.sampleTraceID, b, func(k int32, id int64) core.EventTraceID { return core.EventTraceID{Event: k, ID: id} })
 }
 
@@ -1156,7 +1163,12 @@ func (l *loader) commitEvent() {
 		case len(args) == 0:
 		default:
 			var ok bool
-			if span, ok = e.arena.add(l.mem, args); !ok {
+			if fl&flagSnapshot != 0 {
+				span, ok = l.keepSnapshot(args, e.ts.Len()-1)
+			} else {
+				span, ok = e.arena.add(l.mem, args)
+			}
+			if !ok {
 				l.w.argsArenaFull++
 			}
 		}

@@ -9,8 +9,8 @@ import (
 	"flamedesk/core"
 )
 
-// Screenshot is one frame of the filmstrip. The image stays in the raw args the loader kept (the
-// base64 text of a JPEG): it is decoded only when drawn (see SnapshotBase64).
+// Screenshot is one frame of the filmstrip. Its image (a JPEG, usually) stays where the loader kept
+// it, decoded beside the args or as their base64 text (core.Events.Snapshot).
 type Screenshot struct {
 	Ts    float64 `json:"ts"`
 	Dur   Num     `json:"dur"`   // until the next screenshot; the last one until bounds.max
@@ -43,7 +43,9 @@ func buildScreenshots(tr *core.Trace, b Bounds) []Screenshot {
 		}
 		s := Screenshot{Ts: ev.Ts[i], Event: int32(i)}
 		var bad bool
-		if x := v.Get("snapshot"); x != nil && x.Type() == fastjson.TypeString {
+		if image, decoded := ev.Snapshot(i); decoded {
+			s.Bytes = len(image)
+		} else if x := v.Get("snapshot"); x != nil && x.Type() == fastjson.TypeString {
 			s.Bytes, bad = base64Size(x.GetStringBytes())
 		} else {
 			bad = true
@@ -102,6 +104,9 @@ func base64Size(text []byte) (n int, bad bool) {
 
 // SnapshotBase64 returns the base64 text of screenshot s's image, nil when it has none.
 func SnapshotBase64(tr *core.Trace, s Screenshot) []byte {
+	if image, decoded := tr.Events.Snapshot(int(s.Event)); decoded {
+		return base64.StdEncoding.AppendEncode(nil, image)
+	}
 	var a args
 	a.tr = tr
 	v := a.parse(int(s.Event))
@@ -114,6 +119,9 @@ func SnapshotBase64(tr *core.Trace, s Screenshot) []byte {
 // SnapshotImage decodes screenshot s's image (a JPEG, usually), reading the base64 text leniently as
 // the engine's data: URL does: characters outside the alphabet are skipped, '=' ends the data.
 func SnapshotImage(tr *core.Trace, s Screenshot) []byte {
+	if image, decoded := tr.Events.Snapshot(int(s.Event)); decoded {
+		return append([]byte(nil), image...)
+	}
 	text := SnapshotBase64(tr, s)
 	clean := text[:0]
 	for _, c := range text {
