@@ -38,6 +38,20 @@ type Assembled struct {
 	Lines, Columns []int32
 	// TraceIDs maps a sample trace id to a node id (chunks' trace_ids merged, later wins).
 	TraceIDs map[int64]int64
+
+	// The per-sample arrays (Samples, TimeDeltas, Timestamps, Lines, Columns) are filled from the
+	// raw chunks only when the profile's model is about to be built (fill), one profile at a
+	// time: assembling every profile's first held them all at once, 24 bytes a sample beside the
+	// chunks' own. Until then the assembly keeps which records make them and how long each is.
+	whole   int32   // the CpuProfile record whose data the arrays start with, -1 when none
+	chunks  []int32 // the ProfileChunk records appended after it, in order
+	sizes   chunkSizes
+	linesOn bool // Lines (Columns) is not nil: no CpuProfile record, or one that had lines
+	colsOn  bool
+	filled  bool
+	// zeroLines (zeroCols) says that Lines (Columns) were left nil by fill although they are on:
+	// no record had any, so they would be a zero per sample.
+	zeroLines, zeroCols bool
 }
 
 // Assemble runs DevTools' chunk assembly over tr.Chunks and returns one profile per profiled
@@ -47,6 +61,9 @@ type Assembled struct {
 func Assemble(tr *core.Trace) []Assembled {
 	var w core.Warnings
 	asm, _ := assemble(context.Background(), tr, &w, nil)
+	for i := range asm {
+		asm[i].fill(&tr.Chunks, nil, false)
+	}
 	return asm
 }
 
@@ -141,7 +158,7 @@ func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings, mem *budget
 		p := &preProfile{Assembled: Assembled{
 			Pid: k.pid, ID: k.id, IDIsString: k.isStr,
 			HasSamples: true, HasTimeDeltas: true,
-			Lines: []int32{}, Columns: []int32{},
+			whole: -1, linesOn: true, colsOn: true,
 		}, ahead: ahead[k]}
 		byKey[k] = p
 		if _, ok := byPid[k.pid]; !ok {
@@ -190,7 +207,7 @@ func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings, mem *budget
 		for _, p := range byPid[pid] {
 			if !p.hasThread {
 				w.Add(fmt.Sprintf("ProfileChunk with no Profile head (pid %d, id %s): %d samples skipped",
-					pid, tr.Strings.Get(p.ID), len(p.Samples)), 1)
+					pid, tr.Strings.Get(p.ID), p.sizes.samples), 1)
 				continue
 			}
 			if p.mismatched > 0 {
@@ -249,23 +266,22 @@ func wholeProfile(mem *budget, c *core.RawChunks, i int, p *preProfile) {
 	for n := from; n < to; n++ {
 		a.Nodes = append(a.Nodes, int32(n))
 	}
+	a.whole, a.chunks = int32(i), a.chunks[:0]
 	a.HasSamples = c.HasSamples[i]
-	a.Samples = c.AppendSamples(makeSlice[int64](mem, 0, int(c.Samples[i].Len)), i)
 	a.HasTimeDeltas = c.HasProfileTimeDeltas[i]
-	a.TimeDeltas = c.AppendProfileTimeDeltas(makeSlice[float64](mem, 0, int(c.ProfileTimeDeltas[i].Len)), i)
 	a.HasTimestamps = c.HasTimestamps[i]
-	a.Timestamps = clone(mem, c.TimestampsOf(i))
+	a.sizes = chunkSizes{samples: int(c.Samples[i].Len), deltas: int(c.ProfileTimeDeltas[i].Len)}
 	// The legacy head form (nodes without a callFrame) has its times in seconds, and absolute
 	// timestamps or none at all (then the samples are spread evenly, see modelSamples).
 	a.Legacy = (a.HasTimestamps || !a.HasTimeDeltas) && from < to && c.NodeFlags[from]&core.NodeHasCallFrame == 0
 	a.StartTime = zeroIfNaN(c.ProfileStartTime[i])
 	a.EndTime = zeroIfNaN(c.ProfileEndTime[i])
-	a.Lines, a.Columns = nil, nil
-	if c.HasLines[i] {
-		a.Lines = clone(mem, spanInt32s(c, c.Lines[i]))
+	a.linesOn, a.colsOn = c.HasLines[i], c.HasColumns[i]
+	if a.linesOn {
+		a.sizes.lines = int(c.Lines[i].Len)
 	}
-	if c.HasColumns[i] {
-		a.Columns = clone(mem, spanInt32s(c, c.Columns[i]))
+	if a.colsOn {
+		a.sizes.columns = int(c.Columns[i].Len)
 	}
 	a.TraceIDs = nil
 	mergeTraceIDs(c, i, a)
@@ -273,8 +289,9 @@ func wholeProfile(mem *budget, c *core.RawChunks, i int, p *preProfile) {
 }
 
 // appendChunk applies a ProfileChunk the way SamplesHandler does: nodes, samples, deltas, lines
-// and columns are appended; trace ids merged; then, only if samples and deltas still match in
-// count, the end time is computed (once) and the source taken.
+// and columns are appended (to the records that fill them, see Assembled.chunks); trace ids
+// merged; then, only if samples and deltas still match in count, the end time is computed (once)
+// and the source taken.
 func appendChunk(tr *core.Trace, mem *budget, c *core.RawChunks, i int, p *preProfile) {
 	a := &p.Assembled
 	ahead := p.ahead
@@ -284,45 +301,128 @@ func appendChunk(tr *core.Trace, mem *budget, c *core.RawChunks, i int, p *prePr
 	for n := from; n < to; n++ {
 		a.Nodes = append(a.Nodes, int32(n))
 	}
-	samples := int(c.Samples[i].Len)
+	a.chunks = append(a.chunks, int32(i))
+	add := sizesOf(c, i) // chunks without lines or columns count as zeros, one per sample
 	if a.HasSamples {
-		a.Samples = c.AppendSamples(growFor(mem, a.Samples, samples, ahead.samples), i)
+		a.sizes.samples += add.samples
 	}
 	if a.HasTimeDeltas {
-		// One more: the model turns the deltas into its timestamps in place, and adds the end.
-		a.TimeDeltas = c.AppendTimeDeltas(growFor(mem, a.TimeDeltas, int(c.TimeDeltas[i].Len), ahead.deltas+1), i)
+		a.sizes.deltas += add.deltas
 	}
-	// Chunks without lines or columns count as zeros, one per sample.
-	if a.Lines != nil {
-		if c.HasLines[i] {
-			a.Lines = append(growFor(mem, a.Lines, int(c.Lines[i].Len), ahead.lines), spanInt32s(c, c.Lines[i])...)
-		} else {
-			a.Lines = append(growFor(mem, a.Lines, samples, ahead.lines), make([]int32, samples)...)
-		}
+	if a.linesOn {
+		a.sizes.lines += add.lines
 	}
-	if a.Columns != nil {
-		if c.HasColumns[i] {
-			a.Columns = append(growFor(mem, a.Columns, int(c.Columns[i].Len), ahead.columns), spanInt32s(c, c.Columns[i])...)
-		} else {
-			a.Columns = append(growFor(mem, a.Columns, samples, ahead.columns), make([]int32, samples)...)
-		}
+	if a.colsOn {
+		a.sizes.columns += add.columns
 	}
 	mergeTraceIDs(c, i, a)
-	if a.HasSamples && a.HasTimeDeltas && len(a.Samples) != len(a.TimeDeltas) {
+	if a.HasSamples && a.HasTimeDeltas && a.sizes.samples != a.sizes.deltas {
 		// DevTools logs "Failed to parse CPU profile." and returns here, after appending.
 		p.mismatched++
 		return
 	}
 	if (a.EndTime == 0 || math.IsNaN(a.EndTime)) && a.HasTimeDeltas {
-		end := a.StartTime
-		for _, d := range a.TimeDeltas {
-			end += d
-		}
-		a.EndTime = end
+		a.EndTime = a.deltasEnd(c)
 	}
 	if src := tr.Strings.Get(c.Source[i]); validSource(src) {
 		a.Source = c.Source[i]
 	}
+}
+
+// deltasEnd is the start time plus the time deltas appended so far, added one by one in their
+// order as SamplesHandler adds them.
+func (a *Assembled) deltasEnd(c *core.RawChunks) float64 {
+	end := a.StartTime
+	var buf []float64
+	each := func(d []float64) {
+		for _, v := range d {
+			end += v
+		}
+	}
+	if a.whole >= 0 {
+		buf = c.AppendProfileTimeDeltas(buf[:0], int(a.whole))
+		each(buf)
+	}
+	for _, k := range a.chunks {
+		buf = c.AppendTimeDeltas(buf[:0], int(k))
+		each(buf)
+	}
+	return end
+}
+
+// fill makes the profile's per-sample arrays from the records the assembly noted, each sized
+// once: the CpuProfile record's data, then every ProfileChunk's appended. With sparse, lines or
+// columns that no record has are not made (zeroLines, zeroCols): a trace of a Chrome that does not
+// record them would keep a zero per sample, 8 bytes a sample for nothing.
+func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
+	if a.filled {
+		return
+	}
+	a.filled = true
+	n := a.sizes
+	a.Samples = makeSlice[int64](mem, 0, n.samples)
+	// One more delta: the model turns the deltas into its timestamps in place, and adds the end.
+	a.TimeDeltas = makeSlice[float64](mem, 0, n.deltas+1)
+	if sparse {
+		a.zeroLines = a.linesOn && !a.anyRecord(c.HasLines)
+		a.zeroCols = a.colsOn && !a.anyRecord(c.HasColumns)
+	}
+	a.Lines, a.Columns = nil, nil
+	if a.linesOn = a.linesOn && !a.zeroLines; a.linesOn {
+		a.Lines = makeSlice[int32](mem, 0, n.lines)
+	}
+	if a.colsOn = a.colsOn && !a.zeroCols; a.colsOn {
+		a.Columns = makeSlice[int32](mem, 0, n.columns)
+	}
+	if w := int(a.whole); w >= 0 {
+		a.Samples = c.AppendSamples(a.Samples, w)
+		a.TimeDeltas = c.AppendProfileTimeDeltas(a.TimeDeltas, w)
+		a.Timestamps = clone(mem, c.TimestampsOf(w))
+		if a.linesOn {
+			a.Lines = append(a.Lines, spanInt32s(c, c.Lines[w])...)
+		}
+		if a.colsOn {
+			a.Columns = append(a.Columns, spanInt32s(c, c.Columns[w])...)
+		}
+	}
+	for _, k := range a.chunks {
+		i := int(k)
+		samples := int(c.Samples[i].Len)
+		if a.HasSamples {
+			a.Samples = c.AppendSamples(a.Samples, i)
+		}
+		if a.HasTimeDeltas {
+			a.TimeDeltas = c.AppendTimeDeltas(a.TimeDeltas, i)
+		}
+		if a.linesOn {
+			if c.HasLines[i] {
+				a.Lines = append(a.Lines, spanInt32s(c, c.Lines[i])...)
+			} else {
+				a.Lines = append(a.Lines, make([]int32, samples)...)
+			}
+		}
+		if a.colsOn {
+			if c.HasColumns[i] {
+				a.Columns = append(a.Columns, spanInt32s(c, c.Columns[i])...)
+			} else {
+				a.Columns = append(a.Columns, make([]int32, samples)...)
+			}
+		}
+	}
+	a.chunks = nil
+}
+
+// anyRecord says whether has (RawChunks.HasLines or HasColumns) is true for a record of the profile.
+func (a *Assembled) anyRecord(has []bool) bool {
+	if a.whole >= 0 && has[a.whole] {
+		return true
+	}
+	for _, k := range a.chunks {
+		if has[k] {
+			return true
+		}
+	}
+	return false
 }
 
 func mergeTraceIDs(c *core.RawChunks, i int, a *Assembled) {

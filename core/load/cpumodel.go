@@ -316,11 +316,18 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	}
 	// Per-sample positions, where every sample has one (a trace's chunks carry them).
 	var lines, cols []int32
-	if len(a.Lines) == len(a.Samples) && len(a.Lines) > 0 {
+	linesLen := len(a.Lines)
+	if a.zeroLines {
+		linesLen = a.sizes.lines
+	}
+	if linesLen == len(a.Samples) && linesLen > 0 {
 		// The assembled arrays are taken over where they have the right length, the usual case.
-		if len(a.Lines) == ns {
+		switch {
+		case a.zeroLines:
+			m.SampleLinesZero = true
+		case len(a.Lines) == ns:
 			lines, a.Lines = a.Lines, nil
-		} else {
+		default:
 			lines = makeSlice[int32](mem, ns, ns)
 			copy(lines, a.Lines)
 		}

@@ -186,6 +186,7 @@ func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error)
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "assemble", Dur: t1.Sub(t0)})
 	tr.Profiles = make([]core.ProfileModel, 0, len(asm))
 	for i := range asm {
+		asm[i].fill(&tr.Chunks, mem, true)
 		m, err := buildModel(ctx, tr, &asm[i], &tr.Warnings, mem)
 		if err != nil {
 			return err

@@ -73,3 +73,29 @@ func TestMetadataBeforeEventsAndScriptArgs(t *testing.T) {
 		t.Errorf("kind %v, original %v", tr.Kind, tr.Original)
 	}
 }
+
+// TestChunksWithoutLinesKeepNoZeros: where no chunk of a profile has lines, the model keeps the
+// SampleLinesZero flag instead of a zero per sample, while Assemble still gives DevTools' arrays
+// of zeros; where one chunk has them, the others' samples get zeros as DevTools appends them.
+func TestChunksWithoutLinesKeepNoZeros(t *testing.T) {
+	trace := func(firstLines string) string {
+		return `{"traceEvents":[
+{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":100,"id":"0x1","args":{"data":{"startTime":100}}},
+{"ph":"P","name":"ProfileChunk","pid":1,"tid":2,"ts":101,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"a.js"}}],"samples":[2,2]},"timeDeltas":[10,20]` + firstLines + `}}},
+{"ph":"P","name":"ProfileChunk","pid":1,"tid":2,"ts":102,"id":"0x1","args":{"data":{"cpuProfile":{"samples":[2]},"timeDeltas":[5]}}}]}`
+	}
+	tr := mustLoad(t, trace(""))
+	p := &tr.Profiles[0]
+	if !p.SampleLinesZero || p.SampleLine != nil || p.SampleColumn != nil {
+		t.Errorf("no lines: flag %v, lines %v, columns %v; want the flag alone", p.SampleLinesZero, p.SampleLine, p.SampleColumn)
+	}
+	if a := Assemble(tr); len(a) != 1 || !slices.Equal(a[0].Lines, []int32{0, 0, 0}) || !slices.Equal(a[0].Columns, []int32{0, 0, 0}) {
+		t.Errorf("Assemble without lines: %+v, want three zero lines and columns", a)
+	}
+
+	tr = mustLoad(t, trace(`,"lines":[7,8],"columns":[3,4]`))
+	p = &tr.Profiles[0]
+	if p.SampleLinesZero || !slices.Equal(p.SampleLine, []int32{7, 8, 0}) || !slices.Equal(p.SampleColumn, []int32{3, 4, 0}) {
+		t.Errorf("lines in one chunk: flag %v, lines %v, columns %v; want 7 8 0 and 3 4 0", p.SampleLinesZero, p.SampleLine, p.SampleColumn)
+	}
+}

@@ -75,20 +75,23 @@ func Lines(tr *core.Trace, set *Set, p *core.ProfileModel, isFunc func(core.Fram
 		lt.Samples += samples
 	}
 
-	if p.SampleLine != nil {
+	if p.SampleLine != nil || p.SampleLinesZero {
 		for i, node := range p.Samples {
-			if node < 0 || int(node) >= len(p.NodeFrame) || i >= len(p.SampleLine) {
+			if node < 0 || int(node) >= len(p.NodeFrame) || (p.SampleLine != nil && i >= len(p.SampleLine)) {
 				continue
 			}
 			f := p.NodeFrame[node]
 			if f == core.NoFrame || !isFunc(f) {
 				continue
 			}
-			col := int32(0)
-			if p.SampleColumn != nil {
+			line, col := int32(0), int32(0)
+			if p.SampleLine != nil {
+				line = p.SampleLine[i]
+			}
+			if i < len(p.SampleColumn) {
 				col = p.SampleColumn[i]
 			}
-			add(f, p.SampleLine[i], col, p.Timestamps[i+1]-p.Timestamps[i], 1)
+			add(f, line, col, p.Timestamps[i+1]-p.Timestamps[i], 1)
 		}
 	} else {
 		out.FromTicks = true
