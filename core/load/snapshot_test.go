@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/valyala/fastjson"
+
 	"flamedesk/internal/fixtures"
 )
 
@@ -186,4 +188,33 @@ func BenchmarkSplitSnapshot(b *testing.B) {
 			b.Fatal("not split")
 		}
 	}
+}
+
+// FuzzSnapshotText checks the member scan against fastjson on any args that are valid JSON: where
+// it finds a "snapshot" text, fastjson reads the same string as the object's "snapshot" member;
+// where fastjson finds a plain string there (and no key before it has escapes), so does the scan.
+func FuzzSnapshotText(f *testing.F) {
+	f.Add([]byte(`{"snapshot":"QUJD","source_id":"0x1"}`))
+	f.Add([]byte(`{"frame":{"snapshot":"no","x":[1,"]}",{"a":"}"}]},"n":-1.5e3,"t":true,"snapshot":"QUJD"}`))
+	f.Add([]byte(`{"snap\u0073hot":"RUZH","snapshot":"QUJD"}`))
+	f.Add([]byte(`{"snapshot":"QU\/D"}`))
+	f.Fuzz(func(t *testing.T, args []byte) {
+		var p fastjson.Parser
+		v, err := p.ParseBytes(args)
+		if err != nil || v.Type() != fastjson.TypeObject {
+			return
+		}
+		from, to, ok := snapshotText(args)
+		x := v.Get("snapshot")
+		if ok {
+			if x == nil || x.Type() != fastjson.TypeString || string(x.GetStringBytes()) != string(args[from:to]) {
+				t.Fatalf("scan found %q, fastjson %v", args[from:to], x)
+			}
+			return
+		}
+		if x == nil || x.Type() != fastjson.TypeString || bytes.ContainsRune(args, '\\') {
+			return // nothing to find, or escapes, which the scan leaves alone
+		}
+		t.Fatalf("scan found nothing in %s, fastjson %q", args, x.GetStringBytes())
+	})
 }
