@@ -7,21 +7,23 @@ import (
 	"time"
 )
 
-// limitAfterCollection runs a collection and returns the soft memory limit once it differs from
-// before (the hold's finalizer sets it after the cycle), or as it is after wait.
-func limitAfterCollection(before int64, wait time.Duration) int64 {
+// limitBecomes runs a collection and waits (up to 5 s: the hold's finalizer sets the limit after
+// the cycle, when the finalizer goroutine gets to it) until the soft memory limit is within 1 MB
+// of want(), which it reads again each time; it returns the last limit and want.
+func limitBecomes(want func() int64) (limit, wanted int64) {
 	runtime.GC()
-	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		if l := debug.SetMemoryLimit(-1); l != before {
-			return l
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		limit, wanted = debug.SetMemoryLimit(-1), want()
+		if d := limit - wanted; (d < 1<<20 && d > -1<<20) || time.Now().After(deadline) {
+			return limit, wanted
 		}
 	}
-	return debug.SetMemoryLimit(-1)
 }
 
 // TestHeldHeapFollowsTheLiveHeap checks that the limit stays its slack above the live heap as the
-// heap grows, so that the collector never runs back to back below it, that it never passes its
-// ceiling, and that stop gives the limit back.
+// heap grows, so that the collector never runs back to back below it, that it stops at its
+// ceiling, that a second build's hold raises it and its end lowers it back, and that the limit
+// from before comes back when the last hold ends.
 func TestHeldHeapFollowsTheLiveHeap(t *testing.T) {
 	const slack = 8 << 20
 	prev := debug.SetMemoryLimit(-1)
@@ -30,41 +32,46 @@ func TestHeldHeapFollowsTheLiveHeap(t *testing.T) {
 	if live0 == 0 {
 		t.Skip("the runtime does not report the live heap")
 	}
-	h := &heapHold{whole: 1, slack: slack, ceiling: live0 + 2*slack + slack/2, prev: prev}
-	h.follow()
-	limit := debug.SetMemoryLimit(-1)
-	// The live heap moves a little between reads (the runtime collects on its own too); the
-	// steps are 8 MB.
-	near := func(a, b int64) bool { return a-b < 1<<20 && b-a < 1<<20 }
-	if live := liveHeap(); !near(limit, live+slack) {
-		t.Fatalf("limit %d with %d live: want the live heap and %d more", limit, live, slack)
+	h := &heapHold{whole: 1, slack: slack, ceiling: live0 + 2*slack + slack/2}
+	stop := startHold(h)
+	t.Cleanup(stop)
+	follows := func() int64 { return min(liveHeap()+slack, h.ceiling) }
+	if limit, want := limitBecomes(follows); limit-want >= 1<<20 || want-limit >= 1<<20 {
+		t.Fatalf("limit %d, want %d: the live heap and %d more", limit, want, slack)
 	}
 
 	var kept [][]byte
 	for step := range 3 {
 		kept = append(kept, make([]byte, slack))
-		wait := 5 * time.Second // the limit is to change, at the latest when the finalizer runs
-		if step == 2 {
-			wait = 100 * time.Millisecond // it stays at the ceiling
-		}
-		limit = limitAfterCollection(limit, wait)
-		live := liveHeap()
-		want := min(live+slack, h.ceiling)
-		if !near(limit, want) || limit > h.ceiling {
-			t.Fatalf("step %d: limit %d with %d live, want %d", step, limit, live, want)
+		limit, want := limitBecomes(follows)
+		if d := limit - want; d >= 1<<20 || d <= -1<<20 || limit > h.ceiling {
+			t.Fatalf("step %d: limit %d with %d live, want %d", step, limit, liveHeap(), want)
 		}
 	}
-	if limit != h.ceiling {
+	if limit := debug.SetMemoryLimit(-1); limit != h.ceiling {
 		t.Fatalf("limit %d after the live heap grew by %d: want the ceiling %d", limit, 3*slack, h.ceiling)
 	}
 
-	h.stop()
+	// A second build that asks for more raises the limit while it runs.
+	second := &heapHold{whole: h.ceiling + slack}
+	stopSecond := startHold(second)
+	if limit := debug.SetMemoryLimit(-1); limit != second.whole {
+		t.Fatalf("limit %d with a second hold, want its %d", limit, second.whole)
+	}
+	stopSecond()
+	if limit := debug.SetMemoryLimit(-1); limit != h.ceiling {
+		t.Fatalf("limit %d once the second hold ended, want the first's %d", limit, h.ceiling)
+	}
+
+	stop()
 	if l := debug.SetMemoryLimit(-1); l != prev {
-		t.Fatalf("limit after stop %d, want %d", l, prev)
+		t.Fatalf("limit after the last hold %d, want %d", l, prev)
 	}
 	kept = append(kept, make([]byte, slack))
-	if l := limitAfterCollection(prev, 100*time.Millisecond); l != prev {
-		t.Fatalf("limit %d after a collection once stopped, want %d", l, prev)
+	runtime.GC()
+	time.Sleep(100 * time.Millisecond)
+	if l := debug.SetMemoryLimit(-1); l != prev {
+		t.Fatalf("limit %d after a collection once the holds ended, want %d", l, prev)
 	}
 	runtime.KeepAlive(kept)
 }

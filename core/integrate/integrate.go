@@ -36,8 +36,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"sync"
@@ -148,88 +146,6 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	}
 	tr.Warnings.Add("entries that end after their parent left out of the tree, as DevTools does", notInTree)
 	return nil
-}
-
-// holdHeap keeps the heap near what is live while the tracks are built, and returns what undoes
-// it. Building lets go of each thread's calls as its track fills, but by default the collector
-// would only run once the heap doubled, so the freed blocks and the new columns would be mapped
-// at once. A soft memory limit makes it collect (and return pages) as it goes, and the heap then
-// sits at the limit. The limit is what the whole process may hold, the JSON's size, less what it
-// keeps resident outside the runtime's count (its code and data, C libraries) and a 1/32 margin.
-// Where more is live than that (a trace of many samples, whose profiles' columns outweigh its
-// events; another file open), it follows the live heap instead, an eighth of the JSON's size
-// above it, raised after each collection as the tracks fill, and never above what was live at the
-// start and half the JSON's size more. A fixed limit there would either let the heap grow by half
-// the JSON's size (the peak of such traces reached 0.99-1.12 times their JSON) or, set closer,
-// fall below the live heap as the tracks fill, when the collector would run back to back (370
-// cycles, with another file open). Where the live heap is above the limit, the collector is
-// capped at half of the CPU; the columns hold no pointers, so a cycle costs little.
-//
-// A caller that lays tracks out as they are built (Progress.TrackBuilt: the window) does not get
-// the hold: its layouts grow the heap during the build, so the collector would run back to back
-// against the limit (about 30 cycles against 14 on gen-trace-large, 0.2-0.4 CPU-s), while the
-// window's peak comes from its layouts and GL anyway and did not change without it (483 MB both).
-func holdHeap(tr *core.Trace) func() {
-	json := tr.Stats.JSONBytes
-	if json <= 0 {
-		return func() {}
-	}
-	m := []metrics.Sample{
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-	}
-	metrics.Read(m)
-	h := &heapHold{whole: json, slack: json / 8, prev: debug.SetMemoryLimit(-1)}
-	total, ok1 := sampleBytes(m[0])
-	released, ok2 := sampleBytes(m[1])
-	if rss := residentBytes(); ok1 && ok2 && rss > 0 {
-		outside := max(rss-(total-released), 0)
-		h.whole = json - outside - json/32
-	}
-	h.ceiling = liveHeap() + json/2
-	if h.whole <= 0 || h.prev <= h.whole {
-		return func() {}
-	}
-	h.follow()
-	return h.stop
-}
-
-// heapHold is the soft memory limit that holdHeap sets, and follows the live heap with.
-type heapHold struct {
-	mu sync.Mutex
-	// whole is the limit for the whole process; slack how far above the live heap the limit may
-	// be, up to ceiling, when more than whole is live.
-	whole, slack, ceiling int64
-	prev                  int64 // the limit before, set again by stop
-	stopped               bool
-}
-
-// follow sets the limit from the live heap, and has the next collection call it again (a
-// finalizer runs once per cycle that frees its sentinel).
-func (h *heapHold) follow() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.stopped {
-		return
-	}
-	debug.SetMemoryLimit(min(max(h.whole, min(liveHeap()+h.slack, h.ceiling)), h.prev))
-	runtime.SetFinalizer(new([16]byte), func(*[16]byte) { h.follow() })
-}
-
-// stop sets the limit back to what it was.
-func (h *heapHold) stop() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.stopped = true
-	debug.SetMemoryLimit(h.prev)
-}
-
-// liveHeap is the heap the last collection found live, 0 when the runtime does not say.
-func liveHeap() int64 {
-	m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(m)
-	n, _ := sampleBytes(m[0])
-	return n
 }
 
 // sampleBytes is a runtime/metrics byte count, ok false when the runtime does not have it.

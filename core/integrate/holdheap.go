@@ -1,0 +1,142 @@
+// The soft memory limit that keeps the heap near what is live while the tracks are built.
+
+package integrate
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+
+	"flamedesk/core"
+)
+
+// holdHeap keeps the heap near what is live while the tracks are built, and returns what undoes
+// it. Building lets go of each thread's calls as its track fills, but by default the collector
+// would only run once the heap doubled, so the freed blocks and the new columns would be mapped
+// at once. A soft memory limit makes it collect (and return pages) as it goes, and the heap then
+// sits at the limit. The limit is what the whole process may hold, the JSON's size, less what it
+// keeps resident outside the runtime's count (its code and data, C libraries) and a 1/32 margin.
+// Where more is live than that (a trace of many samples, whose profiles' columns outweigh its
+// events; another file open), it follows the live heap instead, an eighth of the JSON's size
+// above it, raised after each collection as the tracks fill, and never above what was live at the
+// start and half the JSON's size more. A fixed limit there would either let the heap grow by half
+// the JSON's size (the peak of such traces reached 0.99-1.12 times their JSON) or, set closer,
+// fall below the live heap as the tracks fill, when the collector would run back to back (370
+// cycles, with another file open). Where the live heap is above the limit, the collector is
+// capped at half of the CPU; the columns hold no pointers, so a cycle costs little.
+//
+// Builds that run at once share the limit: it is the largest that any of them asks for, and the
+// limit from before the first comes back when the last one ends.
+//
+// A caller that lays tracks out as they are built (Progress.TrackBuilt: the window) does not get
+// the hold: its layouts grow the heap during the build, so the collector would run back to back
+// against the limit (about 30 cycles against 14 on gen-trace-large, 0.2-0.4 CPU-s), while the
+// window's peak comes from its layouts and GL anyway and did not change without it (483 MB both).
+func holdHeap(tr *core.Trace) func() {
+	json := tr.Stats.JSONBytes
+	if json <= 0 {
+		return func() {}
+	}
+	m := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	metrics.Read(m)
+	h := &heapHold{whole: json, slack: json / 8}
+	total, ok1 := sampleBytes(m[0])
+	released, ok2 := sampleBytes(m[1])
+	if rss := residentBytes(); ok1 && ok2 && rss > 0 {
+		outside := max(rss-(total-released), 0)
+		h.whole = json - outside - json/32
+	}
+	if h.whole <= 0 {
+		return func() {}
+	}
+	h.ceiling = liveHeap() + json/2
+	return startHold(h)
+}
+
+// heapHold is what one build asks of the soft memory limit: whole, or, when more than whole is
+// live, the live heap and slack, up to ceiling.
+type heapHold struct {
+	whole, slack, ceiling int64
+}
+
+func (h *heapHold) limit(live int64) int64 {
+	return max(h.whole, min(live+h.slack, h.ceiling))
+}
+
+// heapHolds are the holds of the builds running now.
+var heapHolds struct {
+	sync.Mutex
+	active []*heapHold
+	prev   int64 // the limit before the first of them
+	epoch  int   // counts the times active emptied, so that an earlier watch stops
+}
+
+// startHold adds h to the holds and sets the limit; stop takes it out again.
+func startHold(h *heapHold) (stop func()) {
+	hs := &heapHolds
+	hs.Lock()
+	defer hs.Unlock()
+	if len(hs.active) == 0 {
+		hs.prev = debug.SetMemoryLimit(-1)
+		watchHolds(hs.epoch)
+	}
+	hs.active = append(hs.active, h)
+	applyHolds()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			hs.Lock()
+			defer hs.Unlock()
+			for k, a := range hs.active {
+				if a == h {
+					hs.active = append(hs.active[:k], hs.active[k+1:]...)
+					break
+				}
+			}
+			if len(hs.active) == 0 {
+				hs.epoch++
+				debug.SetMemoryLimit(hs.prev)
+				return
+			}
+			applyHolds()
+		})
+	}
+}
+
+// applyHolds sets the limit to the largest that the active holds ask for from the live heap, never
+// above the limit from before them. heapHolds is locked.
+func applyHolds() {
+	live := liveHeap()
+	var limit int64
+	for _, h := range heapHolds.active {
+		limit = max(limit, h.limit(live))
+	}
+	debug.SetMemoryLimit(min(max(limit, 1), heapHolds.prev))
+}
+
+// watchHolds has the next collection set the limit again from the live heap, and watch the one
+// after, while holds of epoch are active: a finalizer runs once per cycle that frees its sentinel.
+func watchHolds(epoch int) {
+	runtime.SetFinalizer(new([16]byte), func(*[16]byte) {
+		hs := &heapHolds
+		hs.Lock()
+		defer hs.Unlock()
+		if hs.epoch != epoch || len(hs.active) == 0 {
+			return
+		}
+		applyHolds()
+		watchHolds(epoch)
+	})
+}
+
+// liveHeap is the heap the last collection found live, 0 when the runtime does not say.
+func liveHeap() int64 {
+	m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(m)
+	n, _ := sampleBytes(m[0])
+	return n
+}
