@@ -81,9 +81,9 @@ type preProfile struct {
 	Assembled
 	hasThread  bool
 	mismatched int // chunks after which samples and deltas differed in count
-	// ahead is what the ProfileChunks not yet appended will add: the arrays are sized for all of
-	// them at their first growth, instead of doubling (which copies them over and over, and
-	// maps and faults in twice their size).
+	// ahead is what the ProfileChunks not yet appended will add: Nodes is sized for all of them
+	// at its first growth, instead of doubling (which copies it over and over, and maps and
+	// faults in twice its size). The per-sample arrays are sized once, by fill.
 	ahead chunkSizes
 }
 
