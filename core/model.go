@@ -609,6 +609,10 @@ type Progress struct {
 	// The current stage fills [phaseStart, phaseStart+phaseShare] of the whole bar (Overall), in
 	// millionths, so that a bar over several stages moves on instead of restarting at each one.
 	phaseStart, phaseShare atomic.Int64
+	// shown is the furthest Overall has said, in millionths: the stage that ends clears its count
+	// (Done) before the next one's part of the bar is set, and a bar read between the two would go
+	// back to the start of the ending stage's part.
+	shown atomic.Int64
 	// TrackBuilt, when set before the load starts, is handed each thread's track as soon as
 	// core/integrate has built it, on the goroutine that built it, while other threads' tracks
 	// are still being built: the window lays a track out there (timeline.Prelayout) instead of
@@ -634,7 +638,7 @@ func (p *Progress) SetPhase(start, share float64) {
 }
 
 // Overall is how far along the whole bar is, in [0, 1]: the current stage's Fraction placed in
-// the part of the bar SetPhase gave it.
+// the part of the bar SetPhase gave it, and never less than it said before once phases are set.
 func (p *Progress) Overall() float64 {
 	if p == nil {
 		return 0
@@ -643,7 +647,17 @@ func (p *Progress) Overall() float64 {
 	if share == 0 {
 		return p.Fraction()
 	}
-	return min(float64(p.phaseStart.Load())/1e6+float64(share-1)/1e6*p.Fraction(), 1)
+	v := min(float64(p.phaseStart.Load())/1e6+float64(share-1)/1e6*p.Fraction(), 1)
+	now := int64(v * 1e6)
+	for {
+		was := p.shown.Load()
+		if now <= was {
+			return float64(was) / 1e6
+		}
+		if p.shown.CompareAndSwap(was, now) {
+			return float64(now) / 1e6 // in millionths as the later reads, which may be less than v
+		}
+	}
 }
 
 // SetStage names what the loader is doing now, e.g. "reading" or "building tracks".

@@ -64,9 +64,18 @@ func TestProgressFraction(t *testing.T) {
 	if got := p.Overall(); got != 0.25 {
 		t.Fatalf("Overall half-way through the first half = %v, want 0.25", got)
 	}
+	// The first stage ends, and its count is cleared before the second's part is set
+	// (pipeline's nextPhase): a bar read in between stays where it was.
+	p.Done.Store(200)
+	if got := p.Overall(); got != 0.5 {
+		t.Fatalf("Overall at the end of the first half = %v, want 0.5", got)
+	}
+	p.Done.Store(0)
+	if got := p.Overall(); got != 0.5 {
+		t.Fatalf("Overall with the count cleared before the next phase = %v, want 0.5, as before", got)
+	}
 	p.SetPhase(0.5, 0.5)
 	p.Total.Store(10)
-	p.Done.Store(0)
 	if got := p.Overall(); got != 0.5 {
 		t.Fatalf("Overall at the start of the second half = %v, want 0.5", got)
 	}
