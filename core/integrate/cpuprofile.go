@@ -17,9 +17,14 @@ import (
 //
 // Times go through milliseconds as in DevTools (µs / 1000 for the walk, × 1000 for the output).
 //
+// The track is Compact, as a trace's is: a call's start is its sample's (SampleStart), its name
+// its node's, and its parent follows from the depths except where ParentFar lists it. Such a
+// profile makes one to thirty calls a sample from 8 to 10 bytes of JSON a sample, so the track
+// is most of what the load holds: a call costs some 12 bytes this way, 27 as full columns.
+//
 // over is true (and the track empty) when the calls would pass the build's entry budget.
 func profileTrack(ctx context.Context, tr *core.Trace, p *core.ProfileModel, prof int32, limit *entryBudget) (t core.Track, over bool) {
-	w := walker{tr: tr, p: p, ctx: ctx, counting: true, firstUs: math.Inf(1)}
+	w := walker{tr: tr, p: p, ctx: ctx, counting: true}
 	w.limit.from = limit
 	// The walk runs twice: once to count the calls, then to write them straight into the track's
 	// columns, made to measure. Grown by append instead, the columns of a large profile (1.4 M
@@ -36,17 +41,12 @@ func profileTrack(ctx context.Context, tr *core.Trace, p *core.ProfileModel, pro
 		return core.Track{Thread: p.Thread, Profile: prof}, w.limit.over
 	}
 	w.keepTree()
+	w.finish()
 	return w.t, false
 }
 
 // none stands for JS's undefined/null node.
 const none int32 = -1
-
-// A call's flags: it opened with no call open below it; it was closed.
-const (
-	callRoot uint8 = 1 << iota
-	callClosed
-)
 
 type walker struct {
 	tr    *core.Trace
@@ -54,17 +54,23 @@ type walker struct {
 	ctx   context.Context
 	limit grant
 
-	// counting: the walk only counts its calls (calls) and finds the earliest start (firstUs),
-	// and records none of them.
+	// counting: the walk only counts its calls (calls) and those whose parent the depths do not
+	// give (far), and records none of them.
 	counting bool
 	calls    int
-	firstUs  float64
+	far      int
 
-	// The calls in the order they open, which is the tree's pre-order, one per index of t's
-	// columns; t.Parent holds each one's parent call (-1 for none) until keepTree.
-	t        core.Track
-	flags    []uint8 // callRoot, callClosed
-	callsOpn []int32 // calls opened and not yet closed
+	// The calls in the order they open, which is the tree's pre-order, one per row of t's compact
+	// columns. farRow and farTo list the calls whose parent is not the one the depths give
+	// (core.Track.ParentAt): the rows a compact track lists in ParentFar, and odd ones, a root
+	// below depth 0 or a call whose parent is not the row the depths point to, which only a
+	// malformed node tree makes and which the compact columns cannot hold (odd says there is one).
+	t             core.Track
+	farRow, farTo []int32
+	odd           bool
+	closed        []uint64 // a bit per call, set once it closed
+	callsOpn      []int32  // calls opened and not yet closed
+	lastDepth     uint16   // the depth of the call opened last
 
 	// The walk's own stack of start times and children's durations, in ms. DevTools lets its
 	// stack pointer reach -1 (closing past the root after a hole), so slots are offset by 2.
@@ -89,26 +95,53 @@ func (w *walker) slot(i int) int {
 
 func (w *walker) valid(n int32) bool { return n >= 0 && int(n) < len(w.p.NodeID) }
 
+// impliedParent is the parent a compact track gives row c at depth d when the row before is at
+// depth before: none at depth 0, the row before when that is one level up, else far (the row is
+// listed in ParentFar).
+func impliedParent(c int32, d, before uint16) (parent int32, far bool) {
+	switch {
+	case d == 0:
+		return -1, false
+	case c > 0 && before+1 == d:
+		return c - 1, false
+	}
+	return -1, true
+}
+
+// noteParent records call c's parent where the depths do not give it.
+func (w *walker) noteParent(c int32, d uint16, parent int32) {
+	implied, far := impliedParent(c, d, w.lastDepth)
+	w.lastDepth = d
+	if !far && parent == implied {
+		return
+	}
+	if w.counting {
+		w.far++
+		return
+	}
+	w.odd = w.odd || !far || parent < 0
+	w.farRow = append(w.farRow, c)
+	w.farTo = append(w.farTo, parent)
+}
+
 func (w *walker) open(depth, node int32, sample int, tMs float64) {
 	if !w.limit.allow(w.calls + 1) {
 		return // the run stops at its next sample
 	}
 	c := int32(w.calls)
 	w.calls++
+	parent := none
+	if len(w.callsOpn) > 0 {
+		parent = w.callsOpn[len(w.callsOpn)-1]
+	}
 	w.callsOpn = append(w.callsOpn, c)
-	if w.counting {
-		w.firstUs = min(w.firstUs, tMs*1000)
-	} else {
+	d := uint16(max(min(depth, math.MaxUint16), 0))
+	w.noteParent(c, d, parent)
+	if !w.counting {
 		t := &w.t
-		t.Start.Set(int(c), tMs*1000)
-		t.Depth[c] = uint16(max(min(depth, math.MaxUint16), 0))
-		t.Name[c] = frameName(w.tr, w.p.NodeFrame[node])
-		t.Parent[c] = -1
-		t.Ref[c] = int32(sample)
-		t.Node[c] = node
-		if len(w.callsOpn) == 1 {
-			w.flags[c] = callRoot
-		}
+		t.Depth[c] = d
+		t.NodePlus1.Put(int(c), uint64(node)+1)
+		t.Refs.Put(int(c), uint64(sample))
 	}
 	w.top++
 	s := w.slot(w.top)
@@ -132,31 +165,28 @@ func (w *walker) close(tMs float64) {
 		return
 	}
 	w.t.Dur.Set(int(c), d*1000)
-	w.flags[c] |= callClosed
-	if len(w.callsOpn) > 0 {
-		w.t.Parent[c] = w.callsOpn[len(w.callsOpn)-1]
-	}
+	w.closed[c>>6] |= 1 << (c & 63)
 }
+
+func (w *walker) isClosed(c int) bool { return w.closed[c>>6]&(1<<(c&63)) != 0 }
 
 // record ends a counting walk: the next run writes as many calls as this one counted into the
 // track's columns, made that long, from the same starting state.
 func (w *walker) record(prof int32) {
-	n := w.calls
-	w.t = core.Track{Thread: w.p.Thread, Profile: prof}
-	w.counting, w.calls = false, 0
+	n, far := w.calls, w.far
+	w.t = core.Track{Thread: w.p.Thread, Profile: prof, Compact: true}
+	w.counting, w.calls, w.far, w.lastDepth = false, 0, 0, 0
 	if n == 0 {
 		return
 	}
 	t := &w.t
-	t.Start = core.NewTimes(w.firstUs, n)
 	t.Dur = core.NewTimes(0, n)
 	t.Depth = make([]uint16, n)
-	t.Name = make([]core.StrID, n)
-	t.Parent = make([]int32, n)
-	t.Ref = make([]int32, n)
-	t.Node = make([]int32, n)
+	t.NodePlus1 = core.NewPacked(n, uint64(len(w.p.NodeFrame)))
+	t.Refs = core.NewPacked(n, uint64(len(w.p.Samples)))
 	t.NodeFrame = slices.Clip(w.p.NodeFrame)
-	w.flags = make([]uint8, n)
+	w.farRow, w.farTo = make([]int32, 0, far), make([]int32, 0, far)
+	w.closed = make([]uint64, (n+63)/64)
 }
 
 // run walks the samples, from the state a walker starts in whatever a previous run left.
@@ -278,53 +308,110 @@ func (w *walker) parentOf(n int32) int32 {
 	return none
 }
 
+// parents calls visit(c, parent) for every row c of t in order, with its parent as the depths
+// and the far list (farRow, farTo) give it, reading Depth[c-1] at row c: a caller may rewrite
+// the rows before c as it goes.
+func parents(t *core.Track, farRow, farTo []int32, visit func(c int, parent int32)) {
+	k := 0
+	for c := range t.Len() {
+		var before uint16
+		if c > 0 {
+			before = t.Depth[c-1]
+		}
+		parent, _ := impliedParent(int32(c), t.Depth[c], before)
+		if k < len(farRow) && farRow[k] == int32(c) {
+			parent = farTo[k]
+			k++
+		}
+		visit(c, parent)
+	}
+}
+
 // keepTree keeps the calls DevTools' tree reaches: the roots, and closed calls whose parent is
-// kept; and turns each kept call's parent call into its index in the track. A whole walk keeps
-// every call, and the columns stay as they are; otherwise they are compacted in place (a kept
-// call moves to an index no later than its own).
+// kept. A whole walk keeps every call, and the columns stay as they are; otherwise they are
+// compacted in place (a kept call moves to a row no later than its own) and the far list is
+// made anew for the rows' new places.
 func (w *walker) keepTree() {
 	t := &w.t
 	n := t.Len()
-	kept := func(c int, at []int32) bool {
-		if w.flags[c]&callRoot != 0 {
-			return true
-		}
-		pc := t.Parent[c]
-		return w.flags[c]&callClosed != 0 && pc >= 0 && (at == nil || at[pc] >= 0)
-	}
 	all := true
-	for c := range n {
-		if !kept(c, nil) {
-			all = false
-			break
-		}
+	parents(t, w.farRow, w.farTo, func(c int, parent int32) {
+		all = all && (parent < 0 || w.isClosed(c))
+	})
+	if !all {
+		at := make([]int32, n) // call -> row, -1 when left out
+		farRow, farTo := w.farRow, w.farTo
+		w.farRow, w.farTo, w.odd, w.lastDepth = nil, nil, false, 0
+		k := int32(0)
+		parents(t, farRow, farTo, func(c int, parent int32) {
+			at[c] = -1
+			if parent >= 0 && (!w.isClosed(c) || at[parent] < 0) {
+				t.NotInTree++
+				return
+			}
+			at[c] = k
+			if parent >= 0 {
+				parent = at[parent]
+			}
+			t.Dur.Move(int(k), c)
+			t.Depth[k] = t.Depth[c]
+			t.NodePlus1.Set(int(k), t.NodePlus1.At(c))
+			t.Refs.Set(int(k), t.Refs.At(c))
+			w.noteParent(k, t.Depth[k], parent)
+			k++
+		})
+		t.Dur.Truncate(int(k))
+		t.Depth = t.Depth[:k]
+		t.NodePlus1.Truncate(int(k))
+		t.Refs.Truncate(int(k))
 	}
-	if all {
-		for _, d := range t.Depth {
-			t.MaxDepth = max(t.MaxDepth, int(d))
-		}
+	for _, d := range t.Depth {
+		t.MaxDepth = max(t.MaxDepth, int(d))
+	}
+}
+
+// finish gives the track the columns a compact track reads its starts and names from, and its
+// far parents; or, when a malformed node tree gave a call a parent the compact columns cannot
+// hold, writes it out in full columns instead.
+func (w *walker) finish() {
+	t := &w.t
+	if t.Len() == 0 {
+		w.t = core.Track{Thread: t.Thread, Profile: t.Profile}
 		return
 	}
-	at := make([]int32, n) // call -> track index, -1 when left out
-	k := 0
-	for c := range n {
-		at[c] = -1
-		if !kept(c, at) {
-			t.NotInTree++
-			continue
-		}
-		at[c] = int32(k)
-		parent := int32(-1)
-		if w.flags[c]&callRoot == 0 {
-			parent = at[t.Parent[c]]
-		}
-		t.Start.Move(k, c)
-		t.Dur.Move(k, c)
-		t.Depth[k], t.Name[k], t.Parent[k], t.Ref[k], t.Node[k] = t.Depth[c], t.Name[c], parent, t.Ref[c], t.Node[c]
-		t.MaxDepth = max(t.MaxDepth, int(t.Depth[k]))
-		k++
+	starts := sampleStarts(w.p)
+	t.Start = core.Times{Base: starts.Base}
+	if w.odd {
+		w.expand(&starts)
+		return
 	}
-	t.Start.Truncate(k)
-	t.Dur.Truncate(k)
-	t.Depth, t.Name, t.Parent, t.Ref, t.Node = t.Depth[:k], t.Name[:k], t.Parent[:k], t.Ref[:k], t.Node[:k]
+	t.ParentFar, t.ParentFarTo = slices.Clip(w.farRow), slices.Clip(w.farTo)
+	t.SampleStart = starts
+	t.NodeName = make([]core.StrID, len(t.NodeFrame))
+	for n, f := range t.NodeFrame {
+		t.NodeName[n] = frameName(w.tr, f)
+	}
+}
+
+// expand turns the compact rows into full columns: start, name, parent, ref and node per row.
+func (w *walker) expand(starts *core.Times) {
+	t := &w.t
+	n := t.Len()
+	first := math.Inf(1)
+	for i := range n {
+		first = min(first, starts.At(int(t.Refs.At(i))))
+	}
+	t.Start = core.NewTimes(first, n)
+	t.Name = make([]core.StrID, n)
+	t.Parent = make([]int32, n)
+	t.Ref = make([]int32, n)
+	t.Node = make([]int32, n)
+	parents(t, w.farRow, w.farTo, func(c int, parent int32) {
+		ref, node := t.Refs.At(c), int32(t.NodePlus1.At(c))-1
+		t.Start.Set(c, starts.At(int(ref)))
+		t.Name[c] = frameName(w.tr, t.NodeFrame[node])
+		t.Parent[c], t.Ref[c], t.Node[c] = parent, int32(ref), node
+	})
+	t.Compact = false
+	t.NodePlus1, t.Refs = core.Packed{}, core.Packed{}
 }

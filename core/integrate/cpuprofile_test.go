@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"testing"
 
 	"flamedesk/core"
@@ -53,40 +54,91 @@ func TestProfileTrackAllocatesItsColumnsOnce(t *testing.T) {
 // them, moves the kept calls up and renumbers their parents. (A whole walk closes every call; the
 // samples of a malformed profile can leave some open.)
 func TestKeepTreeDropsOpenCallsAndTheirChildren(t *testing.T) {
-	w := walker{p: &core.ProfileModel{Thread: 3}, calls: 5, firstUs: 1000}
+	w := walker{tr: &core.Trace{}, p: &core.ProfileModel{Thread: 3, NodeFrame: make([]core.FrameID, 30), Samples: make([]int32, 40), Timestamps: make([]float64, 40)}, calls: 5, far: 1}
 	w.record(0)
 	// Calls in pre-order: 0 root; 1 under 0; 2 under 1, never closed; 3 under 2; 4 under 0.
 	parents := []int32{-1, 0, 1, 2, 0}
 	depths := []uint16{0, 1, 2, 3, 1}
 	for c := range 5 {
-		w.t.Start.Set(c, 1000+float64(10*c))
+		w.noteParent(int32(c), depths[c], parents[c])
 		w.t.Dur.Set(c, float64(100-c))
 		w.t.Depth[c] = depths[c]
-		w.t.Parent[c] = parents[c]
-		w.t.Node[c] = int32(20 + c)
-		w.t.Ref[c] = int32(30 + c)
-		w.flags[c] = callClosed
+		w.t.NodePlus1.Put(c, uint64(21+c))
+		w.t.Refs.Put(c, uint64(30+c))
+		if c != 2 {
+			w.closed[0] |= 1 << c
+		}
 	}
-	w.flags[0] |= callRoot
-	w.flags[2] &^= callClosed
 	w.keepTree()
 	tk := &w.t
 	if tk.Len() != 3 || tk.NotInTree != 2 {
 		t.Fatalf("%d calls kept, %d left out; want 3 and 2", tk.Len(), tk.NotInTree)
 	}
+	// Call 4 moved up to row 2, after a row at its own depth: its parent is a far one now.
+	if !slices.Equal(w.farRow, []int32{2}) || !slices.Equal(w.farTo, []int32{0}) || w.odd {
+		t.Errorf("far parents %v -> %v (odd %v), want row 2 -> 0", w.farRow, w.farTo, w.odd)
+	}
+	w.finish()
 	for i, want := range []struct {
 		call   int
 		parent int32
 	}{{0, -1}, {1, 0}, {4, 0}} {
 		c := want.call
-		if tk.Node[i] != int32(20+c) || tk.Ref[i] != int32(30+c) || tk.Depth[i] != depths[c] ||
-			tk.Start.At(i) != 1000+float64(10*c) || tk.Dur.At(i) != float64(100-c) || tk.Parent[i] != want.parent {
-			t.Errorf("row %d: node %d ref %d depth %d start %v dur %v parent %d; want call %d's, parent %d",
-				i, tk.Node[i], tk.Ref[i], tk.Depth[i], tk.Start.At(i), tk.Dur.At(i), tk.Parent[i], c, want.parent)
+		if tk.NodeAt(i) != int32(20+c) || tk.RefAt(i) != int32(30+c) || tk.Depth[i] != depths[c] ||
+			tk.Dur.At(i) != float64(100-c) || tk.ParentAt(i) != want.parent {
+			t.Errorf("row %d: node %d ref %d depth %d dur %v parent %d; want call %d's, parent %d",
+				i, tk.NodeAt(i), tk.RefAt(i), tk.Depth[i], tk.Dur.At(i), tk.ParentAt(i), c, want.parent)
 		}
 	}
 	if tk.MaxDepth != 1 {
 		t.Errorf("MaxDepth %d, want 1 (the deeper calls were left out)", tk.MaxDepth)
+	}
+}
+
+// A call whose parent the depths cannot give (a root below depth 0, which only a malformed node
+// tree makes) turns the track into full columns, which hold any parent, with the same rows.
+func TestOddParentsExpandTheTrack(t *testing.T) {
+	tr := largeProfile(t)
+	p := &tr.Profiles[0]
+	compact, over := profileTrack(context.Background(), tr, p, 0, nil)
+	if over || !compact.Compact || compact.Len() < 1_000_000 {
+		t.Fatalf("%d rows, compact %v, over %v; want a compact track of the 1.4 M calls", compact.Len(), compact.Compact, over)
+	}
+	w := walker{tr: tr, p: p, ctx: context.Background(), counting: true}
+	w.run()
+	w.record(0)
+	w.run()
+	w.keepTree()
+	// Make the second root at depth 0 a child of the first: the depths cannot say so.
+	root := -1
+	parents(&w.t, w.farRow, w.farTo, func(c int, parent int32) {
+		if c > 0 && parent < 0 && root < 0 {
+			root = c
+		}
+	})
+	if root < 0 {
+		t.Fatal("the profile has one root call; the test needs two")
+	}
+	at, _ := slices.BinarySearch(w.farRow, int32(root))
+	w.farRow, w.farTo = slices.Insert(w.farRow, at, int32(root)), slices.Insert(w.farTo, at, 0)
+	w.odd = true
+	w.finish()
+	full := &w.t
+	if full.Compact || full.Len() != compact.Len() {
+		t.Fatalf("expanded: compact %v, %d rows; want full columns of %d rows", full.Compact, full.Len(), compact.Len())
+	}
+	for i := range full.Len() {
+		wantParent := compact.ParentAt(i)
+		if i == root {
+			wantParent = 0
+		}
+		if full.StartAt(i) != compact.StartAt(i) || full.DurAt(i) != compact.DurAt(i) || full.NameAt(i) != compact.NameAt(i) ||
+			full.NodeAt(i) != compact.NodeAt(i) || full.RefAt(i) != compact.RefAt(i) || full.DepthAt(i) != compact.DepthAt(i) ||
+			full.ParentAt(i) != wantParent || full.FrameAt(i) != compact.FrameAt(i) {
+			t.Fatalf("row %d: full start %v dur %v name %d node %d ref %d parent %d; compact %v %v %d %d %d %d (parent wanted %d)", i,
+				full.StartAt(i), full.DurAt(i), full.NameAt(i), full.NodeAt(i), full.RefAt(i), full.ParentAt(i),
+				compact.StartAt(i), compact.DurAt(i), compact.NameAt(i), compact.NodeAt(i), compact.RefAt(i), compact.ParentAt(i), wantParent)
+		}
 	}
 }
 
@@ -119,18 +171,43 @@ func FuzzProfileTrack(f *testing.F) {
 }
 
 // checkProfileTrack fails t unless tk's columns have one value per call, every parent comes
-// before its child and is shallower, and MaxDepth is the deepest call's depth.
+// before its child and is shallower, a compact track lists exactly the rows whose parent is not
+// the one its depths give, and MaxDepth is the deepest call's depth.
 func checkProfileTrack(t *testing.T, tk *core.Track) {
 	t.Helper()
 	n := tk.Len()
-	if tk.Start.Len() != n || tk.Dur.Len() != n || len(tk.Name) != n || len(tk.Parent) != n || len(tk.Ref) != n || len(tk.Node) != n {
+	if tk.Compact {
+		if tk.Dur.Len() != n || tk.NodePlus1.Len() != n || tk.Refs.Len() != n || len(tk.ParentFar) != len(tk.ParentFarTo) {
+			t.Fatalf("compact columns of %d calls: dur %d node %d ref %d far %d/%d",
+				n, tk.Dur.Len(), tk.NodePlus1.Len(), tk.Refs.Len(), len(tk.ParentFar), len(tk.ParentFarTo))
+		}
+		far := 0
+		for i := range n {
+			var before uint16
+			if i > 0 {
+				before = tk.Depth[i-1]
+			}
+			if _, listed := impliedParent(int32(i), tk.Depth[i], before); listed {
+				if far >= len(tk.ParentFar) || tk.ParentFar[far] != int32(i) {
+					t.Fatalf("row %d's parent is not implied by the depths, and ParentFar does not list it", i)
+				}
+				far++
+			}
+			if node := tk.NodeAt(i); node < 0 || int(node) >= len(tk.NodeName) || int(tk.RefAt(i)) >= tk.SampleStart.Len() || tk.RefAt(i) < 0 {
+				t.Fatalf("row %d: node %d of %d, ref %d of %d samples", i, node, len(tk.NodeName), tk.RefAt(i), tk.SampleStart.Len())
+			}
+		}
+		if far != len(tk.ParentFar) {
+			t.Fatalf("ParentFar lists %d rows, %d have a far parent", len(tk.ParentFar), far)
+		}
+	} else if tk.Start.Len() != n || tk.Dur.Len() != n || len(tk.Name) != n || len(tk.Parent) != n || len(tk.Ref) != n || len(tk.Node) != n {
 		t.Fatalf("columns of %d calls: start %d dur %d name %d parent %d ref %d node %d",
 			n, tk.Start.Len(), tk.Dur.Len(), len(tk.Name), len(tk.Parent), len(tk.Ref), len(tk.Node))
 	}
 	deepest := 0
 	for i := range n {
 		deepest = max(deepest, int(tk.Depth[i]))
-		p := tk.Parent[i]
+		p := tk.ParentAt(i)
 		if p < -1 || int(p) >= i {
 			t.Fatalf("call %d has parent %d", i, p)
 		}
