@@ -304,6 +304,14 @@ type Track struct {
 	// SampleStart is, per sample of the profile, where the ProfileCalls it made start (its time
 	// through DevTools' detour through milliseconds).
 	SampleStart Times
+	// EndRefs, when it has rows, stands in for Dur in a compact track of a bare profile, whose
+	// durations are differences of two sample times in milliseconds and so rarely a whole µs
+	// (a float64 each in Dur): per row, the sample at which the call ended, or SampleStart.Len()
+	// for the profile's end, EndMs. A duration is then (end ms - start ms) × 1000, as DevTools
+	// computes it, with a sample's ms read back from SampleStart's whole-µs offset (every one
+	// is whole when EndRefs is used).
+	EndRefs Packed
+	EndMs   float64
 	// CallStart is the start of each ProfileCall made from a trace event's sampleTraceId.
 	CallStart []float64
 	// NodeName is the function name of each node of the thread's profile.
@@ -336,13 +344,28 @@ func (t *Track) StartAt(i int) float64 {
 }
 
 // DurAt is entry i's duration, µs.
-func (t *Track) DurAt(i int) float64 { return t.Dur.At(i) }
+func (t *Track) DurAt(i int) float64 {
+	if t.EndRefs.N == 0 {
+		return t.Dur.At(i)
+	}
+	return (t.SampleMs(int(t.EndRefs.At(i))) - t.SampleMs(int(t.Refs.At(i)))) * 1000
+}
+
+// SampleMs is sample r's time in ms as a bare profile's walk read it (EndMs for r past the
+// samples), read back from SampleStart's offsets: for a track with EndRefs.
+func (t *Track) SampleMs(r int) float64 {
+	sm := &t.SampleStart
+	if r >= len(sm.Off) {
+		return t.EndMs
+	}
+	return (sm.Base + float64(sm.Off[r]&^detoured)) / 1000
+}
 
 // SelfAt is entry i's self time, µs: its duration minus its children's, subtracted in row order
 // as the builders did. It walks i's subtree: in pre-order that is the rows after i whose parent
 // is i or a later row.
 func (t *Track) SelfAt(i int) float64 {
-	self := t.Dur.At(i)
+	self := t.DurAt(i)
 	n := t.Len()
 	for j := i + 1; j < n; j++ {
 		p := int(t.ParentAt(j))
@@ -350,7 +373,7 @@ func (t *Track) SelfAt(i int) float64 {
 			break
 		}
 		if p == i {
-			self -= t.Dur.At(j)
+			self -= t.DurAt(j)
 		}
 	}
 	return self
@@ -360,11 +383,11 @@ func (t *Track) SelfAt(i int) float64 {
 func (t *Track) SelfTimes() []float64 {
 	self := make([]float64, t.Len())
 	for i := range self {
-		self[i] = t.Dur.At(i)
+		self[i] = t.DurAt(i)
 	}
 	for i := range self {
 		if p := t.ParentAt(i); p >= 0 {
-			self[p] -= t.Dur.At(i)
+			self[p] -= t.DurAt(i)
 		}
 	}
 	return self

@@ -18,6 +18,9 @@ const wholeLimit = 1 << 50
 // entries.
 func (t *Track) SpansWhole(entries []int32, starts, ends []float64) bool {
 	starts, ends = starts[:len(entries)], ends[:len(entries)]
+	if t.EndRefs.N > 0 {
+		return false // durations through milliseconds are seldom whole
+	}
 	if !t.Compact {
 		if !plainOffsets(&t.Start, entries, starts) {
 			return false

@@ -235,6 +235,14 @@ func trackLengths(t *core.Track) error {
 		rows, compactRows = 0, n
 	}
 	events := len(t.EventRef)
+	// A compact track of a bare profile may keep its durations as the samples that end its calls.
+	durRows := n
+	if t.EndRefs.N > 0 {
+		durRows = 0
+		if !t.Compact || t.SampleStart.IsWide() || events != 0 || len(t.CallStart) != 0 {
+			return errors.New("track with the ends of its calls is not a compact track of a bare profile")
+		}
+	}
 	for _, c := range []struct {
 		name string
 		len  int
@@ -250,7 +258,8 @@ func trackLengths(t *core.Track) error {
 		{"KindColumn", len(t.KindColumn), t.KindColumn == nil || len(t.KindColumn) == n},
 		{"FrameColumn", len(t.FrameColumn), t.FrameColumn == nil || len(t.FrameColumn) == n},
 		{"Start", t.Start.Len(), t.Start.Len() == rows && wellFormed(&t.Start)},
-		{"Dur", t.Dur.Len(), t.Dur.Len() == n && wellFormed(&t.Dur)},
+		{"Dur", t.Dur.Len(), t.Dur.Len() == durRows && wellFormed(&t.Dur)},
+		{"EndRefs", t.EndRefs.Len(), packed(&t.EndRefs, n-durRows)},
 		{"EventName", len(t.EventName), len(t.EventName) == events},
 		{"EventStart", t.EventStart.Len(), t.EventStart.Len() == events && wellFormed(&t.EventStart)},
 		{"SampleStart", t.SampleStart.Len(), wellFormed(&t.SampleStart)},
@@ -293,7 +302,7 @@ func trackLengths(t *core.Track) error {
 		} else {
 			ok = node <= uint64(nodes) && r < uint64(samples+calls)
 		}
-		if !ok {
+		if !ok || (durRows == 0 && t.EndRefs.At(i) > uint64(samples)) {
 			return fmt.Errorf("track row %d refers past its columns", i)
 		}
 	}

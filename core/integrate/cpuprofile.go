@@ -142,6 +142,7 @@ func (w *walker) open(depth, node int32, sample int, tMs float64) {
 		t.Depth[c] = d
 		t.NodePlus1.Put(int(c), uint64(node)+1)
 		t.Refs.Put(int(c), uint64(sample))
+		t.EndRefs.Put(int(c), uint64(sample)) // a call never closed lasts 0
 	}
 	w.top++
 	s := w.slot(w.top)
@@ -149,8 +150,9 @@ func (w *walker) open(depth, node int32, sample int, tMs float64) {
 	w.childDurMs[s] = 0
 }
 
-// close ends the innermost open frame at tMs and hands its duration to the frame below.
-func (w *walker) close(tMs float64) {
+// close ends the innermost open frame at tMs, the time of sample endRef (the number of samples
+// for the profile's end), and hands its duration to the frame below.
+func (w *walker) close(endRef int, tMs float64) {
 	s := w.slot(w.top)
 	start := w.startMs[s]
 	d := tMs - start
@@ -164,7 +166,7 @@ func (w *walker) close(tMs float64) {
 	if w.counting {
 		return
 	}
-	w.t.Dur.Set(int(c), d*1000)
+	w.t.EndRefs.Set(int(c), uint64(endRef))
 	w.closed[c>>6] |= 1 << (c & 63)
 }
 
@@ -180,10 +182,10 @@ func (w *walker) record(prof int32) {
 		return
 	}
 	t := &w.t
-	t.Dur = core.NewTimes(0, n)
 	t.Depth = make([]uint16, n)
 	t.NodePlus1 = core.NewPacked(n, uint64(len(w.p.NodeFrame)))
 	t.Refs = core.NewPacked(n, uint64(len(w.p.Samples)))
+	t.EndRefs = core.NewPacked(n, uint64(len(w.p.Samples)))
 	t.NodeFrame = slices.Clip(w.p.NodeFrame)
 	w.farRow, w.farTo = make([]int32, 0, far), make([]int32, 0, far)
 	w.closed = make([]uint64, (n+63)/64)
@@ -241,7 +243,7 @@ func (w *walker) run() {
 			continue
 		}
 		if gc >= 0 && prev == gc && w.gcParent != none {
-			w.close(t)
+			w.close(si, t)
 			prev = w.gcParent
 			w.prevID = prev
 			w.gcParent = none
@@ -257,7 +259,7 @@ func (w *walker) run() {
 		}
 		for prev != none && prev != node && budget > 0 {
 			budget--
-			w.close(t)
+			w.close(si, t)
 			if node != none && p.NodeDepth[node] == p.NodeDepth[prev] {
 				w.pending = append(w.pending, node)
 				node = w.parentOf(node)
@@ -282,14 +284,15 @@ func (w *walker) run() {
 	if end == 0 || math.IsNaN(end) {
 		end = p.EndTime / 1000
 	}
+	w.t.EndMs = end
 	if node != none && w.gcParent != none && w.prevID == gc && gc >= 0 {
-		w.close(end)
+		w.close(n, end)
 		w.prevID = w.gcParent
 	}
 	budget := len(p.NodeID)
 	for v := w.prevID; w.valid(v) && w.valid(p.NodeParent[v]) && budget > 0; v = p.NodeParent[v] {
 		budget--
-		w.close(end)
+		w.close(n, end)
 	}
 }
 
@@ -353,14 +356,14 @@ func (w *walker) keepTree() {
 			if parent >= 0 {
 				parent = at[parent]
 			}
-			t.Dur.Move(int(k), c)
+			t.EndRefs.Set(int(k), t.EndRefs.At(c))
 			t.Depth[k] = t.Depth[c]
 			t.NodePlus1.Set(int(k), t.NodePlus1.At(c))
 			t.Refs.Set(int(k), t.Refs.At(c))
 			w.noteParent(k, t.Depth[k], parent)
 			k++
 		})
-		t.Dur.Truncate(int(k))
+		t.EndRefs.Truncate(int(k))
 		t.Depth = t.Depth[:k]
 		t.NodePlus1.Truncate(int(k))
 		t.Refs.Truncate(int(k))
@@ -381,22 +384,63 @@ func (w *walker) finish() {
 	}
 	starts := sampleStarts(w.p)
 	t.Start = core.Times{Base: starts.Base}
+	t.SampleStart = starts
+	if !w.endsFromStarts() {
+		w.writeDurations()
+	}
 	if w.odd {
-		w.expand(&starts)
+		w.expand()
 		return
 	}
 	t.ParentFar, t.ParentFarTo = slices.Clip(w.farRow), slices.Clip(w.farTo)
-	t.SampleStart = starts
 	t.NodeName = make([]core.StrID, len(t.NodeFrame))
 	for n, f := range t.NodeFrame {
 		t.NodeName[n] = frameName(w.tr, f)
 	}
 }
 
+// endsFromStarts reports whether every sample's time in ms, as the walk read it, comes back
+// from SampleStart (core.Track.EndRefs): whole µs within its offsets' range, which is every
+// sample of most profiles. Otherwise the durations are written out (writeDurations).
+func (w *walker) endsFromStarts() bool {
+	t, p := &w.t, w.p
+	if t.SampleStart.IsWide() || t.SampleStart.Len() != len(p.Samples) {
+		return false
+	}
+	for r := range t.SampleStart.Len() {
+		if math.Float64bits(t.SampleMs(r)) != math.Float64bits(p.Timestamps[r]/1000) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeDurations turns EndRefs into the Dur column, for a profile whose sample times SampleStart
+// cannot give back.
+func (w *walker) writeDurations() {
+	t, p := &w.t, w.p
+	ms := func(r int) float64 {
+		if r >= len(p.Samples) {
+			return t.EndMs
+		}
+		return p.Timestamps[r] / 1000
+	}
+	n := t.Len()
+	t.Dur = core.NewTimes(0, n)
+	for i := range n {
+		t.Dur.Set(i, (ms(int(t.EndRefs.At(i)))-ms(int(t.Refs.At(i))))*1000)
+	}
+	t.EndRefs, t.EndMs = core.Packed{}, 0
+}
+
 // expand turns the compact rows into full columns: start, name, parent, ref and node per row.
-func (w *walker) expand(starts *core.Times) {
+func (w *walker) expand() {
 	t := &w.t
 	n := t.Len()
+	if t.EndRefs.N > 0 {
+		w.writeDurations()
+	}
+	starts := t.SampleStart
 	first := math.Inf(1)
 	for i := range n {
 		first = min(first, starts.At(int(t.Refs.At(i))))
@@ -413,5 +457,5 @@ func (w *walker) expand(starts *core.Times) {
 		t.Parent[c], t.Ref[c], t.Node[c] = parent, int32(ref), node
 	})
 	t.Compact = false
-	t.NodePlus1, t.Refs = core.Packed{}, core.Packed{}
+	t.NodePlus1, t.Refs, t.SampleStart = core.Packed{}, core.Packed{}, core.Times{}
 }

@@ -3,6 +3,7 @@ package integrate
 import (
 	"bytes"
 	"context"
+	"math"
 	"runtime"
 	"slices"
 	"testing"
@@ -22,6 +23,16 @@ func largeProfile(t *testing.T) *core.Trace {
 	}
 	if len(tr.Profiles) != 1 {
 		t.Fatalf("%d profiles, want 1", len(tr.Profiles))
+	}
+	return tr
+}
+
+// loadProfile loads a committed bare profile.
+func loadProfile(t *testing.T, elems ...string) *core.Trace {
+	t.Helper()
+	tr, err := load.File(context.Background(), fixtures.Path(t, append([]string{"fixtures"}, elems...)...), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return tr
 }
@@ -54,14 +65,18 @@ func TestProfileTrackAllocatesItsColumnsOnce(t *testing.T) {
 // them, moves the kept calls up and renumbers their parents. (A whole walk closes every call; the
 // samples of a malformed profile can leave some open.)
 func TestKeepTreeDropsOpenCallsAndTheirChildren(t *testing.T) {
-	w := walker{tr: &core.Trace{}, p: &core.ProfileModel{Thread: 3, NodeFrame: make([]core.FrameID, 30), Samples: make([]int32, 40), Timestamps: make([]float64, 40)}, calls: 5, far: 1}
+	p := &core.ProfileModel{Thread: 3, NodeFrame: make([]core.FrameID, 30), Samples: make([]int32, 40), Timestamps: make([]float64, 40)}
+	for i := range p.Timestamps {
+		p.Timestamps[i] = float64(1000 * i)
+	}
+	w := walker{tr: &core.Trace{}, p: p, calls: 5, far: 1}
 	w.record(0)
 	// Calls in pre-order: 0 root; 1 under 0; 2 under 1, never closed; 3 under 2; 4 under 0.
 	parents := []int32{-1, 0, 1, 2, 0}
 	depths := []uint16{0, 1, 2, 3, 1}
 	for c := range 5 {
 		w.noteParent(int32(c), depths[c], parents[c])
-		w.t.Dur.Set(c, float64(100-c))
+		w.t.EndRefs.Put(c, uint64(39-c)) // sample 30+c to sample 39-c: (9-2c) ms
 		w.t.Depth[c] = depths[c]
 		w.t.NodePlus1.Put(c, uint64(21+c))
 		w.t.Refs.Put(c, uint64(30+c))
@@ -85,9 +100,9 @@ func TestKeepTreeDropsOpenCallsAndTheirChildren(t *testing.T) {
 	}{{0, -1}, {1, 0}, {4, 0}} {
 		c := want.call
 		if tk.NodeAt(i) != int32(20+c) || tk.RefAt(i) != int32(30+c) || tk.Depth[i] != depths[c] ||
-			tk.Dur.At(i) != float64(100-c) || tk.ParentAt(i) != want.parent {
+			tk.DurAt(i) != float64(1000*(9-2*c)) || tk.ParentAt(i) != want.parent {
 			t.Errorf("row %d: node %d ref %d depth %d dur %v parent %d; want call %d's, parent %d",
-				i, tk.NodeAt(i), tk.RefAt(i), tk.Depth[i], tk.Dur.At(i), tk.ParentAt(i), c, want.parent)
+				i, tk.NodeAt(i), tk.RefAt(i), tk.Depth[i], tk.DurAt(i), tk.ParentAt(i), c, want.parent)
 		}
 	}
 	if tk.MaxDepth != 1 {
@@ -142,6 +157,37 @@ func TestOddParentsExpandTheTrack(t *testing.T) {
 	}
 }
 
+// A bare profile's track keeps the samples that end its calls rather than their durations, and
+// reads each duration back through milliseconds: the same float64, bit for bit, as the
+// durations written out from the model's own times (writeDurations, which a profile whose
+// sample times are not whole µs gets). On the largest committed profile and one from Chrome 65.
+func TestEndRefsGiveTheWrittenDurations(t *testing.T) {
+	for _, tr := range []*core.Trace{largeProfile(t), loadProfile(t, "upstream", "speedscope-chrome65-sucrase.cpuprofile")} {
+		p := &tr.Profiles[0]
+		track, over := profileTrack(context.Background(), tr, p, 0, nil)
+		if over || track.EndRefs.N == 0 || track.Dur.Len() != 0 {
+			t.Fatalf("over %v, %d ends, %d durations; want the calls' ends alone", over, track.EndRefs.N, track.Dur.Len())
+		}
+		w := walker{p: p, t: track}
+		w.writeDurations()
+		written := &w.t
+		if written.EndRefs.N != 0 || written.Dur.Len() != track.Len() {
+			t.Fatalf("written out: %d ends, %d durations for %d rows", written.EndRefs.N, written.Dur.Len(), track.Len())
+		}
+		negative := 0
+		for i := range track.Len() {
+			a, b := track.DurAt(i), written.DurAt(i)
+			if math.Float64bits(a) != math.Float64bits(b) {
+				t.Fatalf("row %d: %v from the ends, %v written", i, a, b)
+			}
+			if a < 0 {
+				negative++
+			}
+		}
+		t.Logf("%d rows, %d negative durations", track.Len(), negative)
+	}
+}
+
 // FuzzProfileTrack runs hostile .cpuprofile and JS Self-Profiling files through the loader and
 // the walk over their samples: whatever the input, the walk must not panic, and the track it
 // makes must be a tree in pre-order whose columns agree.
@@ -177,9 +223,16 @@ func checkProfileTrack(t *testing.T, tk *core.Track) {
 	t.Helper()
 	n := tk.Len()
 	if tk.Compact {
-		if tk.Dur.Len() != n || tk.NodePlus1.Len() != n || tk.Refs.Len() != n || len(tk.ParentFar) != len(tk.ParentFarTo) {
+		durs := tk.Dur.Len()
+		if tk.EndRefs.N > 0 {
+			durs = tk.EndRefs.Len()
+			if tk.Dur.Len() != 0 || tk.SampleStart.IsWide() {
+				t.Fatalf("EndRefs beside %d durations, or beside wide sample starts", tk.Dur.Len())
+			}
+		}
+		if durs != n || tk.NodePlus1.Len() != n || tk.Refs.Len() != n || len(tk.ParentFar) != len(tk.ParentFarTo) {
 			t.Fatalf("compact columns of %d calls: dur %d node %d ref %d far %d/%d",
-				n, tk.Dur.Len(), tk.NodePlus1.Len(), tk.Refs.Len(), len(tk.ParentFar), len(tk.ParentFarTo))
+				n, durs, tk.NodePlus1.Len(), tk.Refs.Len(), len(tk.ParentFar), len(tk.ParentFarTo))
 		}
 		far := 0
 		for i := range n {
@@ -192,6 +245,9 @@ func checkProfileTrack(t *testing.T, tk *core.Track) {
 					t.Fatalf("row %d's parent is not implied by the depths, and ParentFar does not list it", i)
 				}
 				far++
+			}
+			if tk.EndRefs.N > 0 && tk.EndRefs.At(i) > uint64(tk.SampleStart.Len()) {
+				t.Fatalf("row %d ends at sample %d of %d", i, tk.EndRefs.At(i), tk.SampleStart.Len())
 			}
 			if node := tk.NodeAt(i); node < 0 || int(node) >= len(tk.NodeName) || int(tk.RefAt(i)) >= tk.SampleStart.Len() || tk.RefAt(i) < 0 {
 				t.Fatalf("row %d: node %d of %d, ref %d of %d samples", i, node, len(tk.NodeName), tk.RefAt(i), tk.SampleStart.Len())
@@ -220,10 +276,9 @@ func checkProfileTrack(t *testing.T, tk *core.Track) {
 	}
 }
 
-// The walk writes its calls straight into the track's columns (32-bit time offsets, 16-bit
-// depths), instead of float64 times and int32 depths that the track then copied into its own:
-// 60 bytes a call on the fixture below before, about 35 now; on a bare profile of 8.8 M calls
-// (22 MB of JSON) the peak RSS went from 553 to about 349 MB.
+// The walk writes its calls straight into the track's compact columns: on the fixture below, 60
+// bytes a call as float64 times and int32 depths copied into the track, 35 as full columns of
+// offsets written in place, about 9 as compact rows.
 func TestProfileTrackBytesPerCall(t *testing.T) {
 	tr := largeProfile(t)
 	var before, after runtime.MemStats
@@ -239,13 +294,13 @@ func TestProfileTrackBytesPerCall(t *testing.T) {
 		t.Fatalf("%d calls; the fixture has 1.4 M", calls)
 	}
 	perCall := float64(after.TotalAlloc-before.TotalAlloc) / float64(calls)
-	// 27 bytes a call: node, sample, parent and name (4 each), start and duration offsets (4
-	// each), depth (2), and a byte of flags (closed, root); the walk's stacks grow with the
-	// depth only. This fixture's negative sample deltas give negative durations, which widen
-	// the duration column to float64s: 35. The columns of before took 60 here.
+	// About 9 bytes a call: the depth (2), the node (18 bits for this profile's 131 K nodes),
+	// the samples that start and end it (16 bits each for 50 K), a closed bit and the far
+	// parents of 1 % of the calls (8 bytes each); the sample starts (4 bytes a sample), and the
+	// walk's stacks, which grow with the depth only. Full columns took 35 here.
 	// The entry budget costs a call at entryBytes, which must cover it.
-	if perCall > 44 || perCall > entryBytes {
-		t.Errorf("%.1f bytes allocated a call for a track of %d calls, want at most 44", perCall, calls)
+	if perCall > 12 || perCall > entryBytes {
+		t.Errorf("%.1f bytes allocated a call for a track of %d calls, want at most 12", perCall, calls)
 	}
 	t.Logf("%.1f bytes a call", perCall)
 }

@@ -6,14 +6,13 @@ import (
 	"flamedesk/core"
 )
 
-// entryBytes is what one entry of a CPU profile's track costs while it is built: the walk's
-// columns, which the track takes over, are 28 bytes a call, 36 when durations or starts need
-// float64s (TestProfileTrackBytesPerCall), and up to 4 more while a column widens; the walk's
-// stacks grow with the depth only. At 128, the budget (48 times the file) refused profiles
-// that make more than about a third of a call per byte of JSON, which a long recording with a
-// small node table does: a 44 MB .cpuprofile of 4 M samples and 17.6 M calls, which loads in
-// 0.7 GB.
-const entryBytes = 48
+// entryBytes is what one entry of a CPU profile's track costs while it is built: its compact
+// row (depth, packed node and sample refs, a closed bit, and a far parent for a few calls) is
+// about 9 bytes (TestProfileTrackBytesPerCall), and a profile whose sample times are not whole
+// µs adds a float64 duration a call; the walk's stacks grow with the depth only. The budget
+// (48 times the file) refuses a profile only where its calls would truly not fit: at 128 bytes
+// a call it refused a 44 MB .cpuprofile of 4 M samples and 17.6 M calls, which loads in 0.7 GB.
+const entryBytes = 24
 
 // callBytes is what one ProfileCall of a trace costs while its track is built: the call under
 // construction (about 9 bytes), the compact track's row (about 13) and room for the stacks.
