@@ -198,6 +198,8 @@ func sameTime(a, b float64) bool {
 }
 
 func TestGoldenAssemblyAndModel(t *testing.T) {
+	keepRawSamples = true
+	defer func() { keepRawSamples = false }()
 	refs := fixtures.Glob(t, "conformance/golden/*.devtools.json.gz")
 	for _, ref := range refs {
 		name := strings.TrimSuffix(filepath.Base(ref), ".devtools.json.gz")
