@@ -304,6 +304,10 @@ type Track struct {
 	// SampleStart is, per sample of the profile, where the ProfileCalls it made start (its time
 	// through DevTools' detour through milliseconds).
 	SampleStart Times
+	// SampleOf, when not nil, is the sample of each value of SampleStart, which then holds only
+	// the samples that calls start at: a thread with many more samples than calls (a mostly
+	// idle one) would otherwise keep a start for every sample. Refs index SampleStart either way.
+	SampleOf []int32
 	// EndRefs, when it has rows, stands in for Dur in a compact track of a bare profile, whose
 	// durations are differences of two sample times in milliseconds and so rarely a whole µs
 	// (a float64 each in Dur): per row, the sample at which the call ended, or SampleStart.Len()
@@ -485,6 +489,9 @@ func (t *Track) RefAt(i int) int32 {
 		return t.EventRef[r]
 	}
 	if r < t.SampleStart.Len() {
+		if t.SampleOf != nil {
+			return t.SampleOf[r]
+		}
 		return int32(r)
 	}
 	return -1

@@ -263,6 +263,7 @@ func trackLengths(t *core.Track) error {
 		{"EventName", len(t.EventName), len(t.EventName) == events},
 		{"EventStart", t.EventStart.Len(), t.EventStart.Len() == events && wellFormed(&t.EventStart)},
 		{"SampleStart", t.SampleStart.Len(), wellFormed(&t.SampleStart)},
+		{"SampleOf", len(t.SampleOf), t.SampleOf == nil || (t.Compact && len(t.SampleOf) == t.SampleStart.Len() && increasing(t.SampleOf))},
 	} {
 		if !c.ok {
 			return fmt.Errorf("track column %s has %d entries, which does not fit its %d rows", c.name, c.len, n)
@@ -310,6 +311,16 @@ func trackLengths(t *core.Track) error {
 		return fmt.Errorf("track has %d far parents, lists %d", far, len(t.ParentFar))
 	}
 	return nil
+}
+
+// increasing says that s's values rise from 0 or more.
+func increasing(s []int32) bool {
+	for i, v := range s {
+		if v < 0 || (i > 0 && v <= s[i-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // packed says that c holds n values in the words it should.

@@ -130,12 +130,59 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 		for n, f := range nodeFrame {
 			t.NodeName[n] = frameName(tr, f)
 		}
-		t.SampleStart = sampleStarts(p)
+		if 2*w.calls < samples {
+			sparseSampleStarts(&t, p)
+		} else {
+			t.SampleStart = sampleStarts(p)
+		}
 	}
 	if w.deep > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("thread %d: entries deeper than %d shown at that depth", tr.Threads[th].Tid, math.MaxUint16))
 	}
 	return t
+}
+
+// sparseSampleStarts gives t, whose calls start at fewer than half of p's samples, the starts of
+// those samples alone (core.Track.SampleOf), and has its calls' Refs index them: a profiled
+// thread that is mostly idle kept 4 bytes for each of its samples to give a few calls their
+// starts (20 MB of a 57 MB trace of 4.9 M samples and 127 calls).
+func sparseSampleStarts(t *core.Track, p *core.ProfileModel) {
+	samples, n := uint64(len(p.Samples)), t.Len()
+	var used []int32
+	for i := range n {
+		if t.NodePlus1.At(i) != 0 {
+			if r := t.Refs.At(i); r < samples {
+				used = append(used, int32(r))
+			}
+		}
+	}
+	slices.Sort(used)
+	used = slices.Compact(used)
+	if len(used) > 0 && int(used[len(used)-1]) >= len(p.Timestamps) {
+		t.SampleStart = sampleStarts(p) // a sample without a time: as the whole column reads it
+		return
+	}
+	for i := range n {
+		if t.NodePlus1.At(i) == 0 {
+			continue
+		}
+		r := t.Refs.At(i)
+		if r < samples {
+			k, _ := slices.BinarySearch(used, int32(r))
+			t.Refs.Set(i, uint64(k))
+		} else {
+			t.Refs.Set(i, r-samples+uint64(len(used)))
+		}
+	}
+	first := math.Inf(1)
+	for _, s := range used {
+		first = min(first, devtoolsMicros(p.Timestamps[s]))
+	}
+	t.SampleStart = core.NewTimes(first, len(used))
+	for k, s := range used {
+		t.SampleStart.Set(k, devtoolsMicros(p.Timestamps[s]))
+	}
+	t.SampleOf = slices.Clip(used)
 }
 
 // guardRows is how many rows past the cut the second half holds back from the packed columns
