@@ -209,11 +209,33 @@ func FuzzProfileTrack(f *testing.F) {
 		if err != nil || (tr.Kind != core.InputCPUProfile && tr.Kind != core.InputSelfProfile) {
 			return
 		}
-		Build(tr)
-		for _, tk := range tr.Tracks {
+		// The walk alone: Build would add its heap hold, a collection per input.
+		for i := range tr.Profiles {
+			p := &tr.Profiles[i]
+			tk, over := profileTrack(context.Background(), tr, p, int32(i), newEntryBudget(tr))
+			if over {
+				continue
+			}
 			checkProfileTrack(t, &tk)
+			checkEnds(t, tk, p)
 		}
 	})
+}
+
+// checkEnds fails t unless a track that keeps its calls' ends (EndRefs) gives the durations the
+// walk would have written out from the model's times.
+func checkEnds(t *testing.T, tk core.Track, p *core.ProfileModel) {
+	t.Helper()
+	if tk.EndRefs.N == 0 {
+		return
+	}
+	w := walker{p: p, t: tk}
+	w.writeDurations()
+	for i := range tk.Len() {
+		if a, b := tk.DurAt(i), w.t.DurAt(i); math.Float64bits(a) != math.Float64bits(b) {
+			t.Fatalf("row %d: duration %v from its ends, %v written out", i, a, b)
+		}
+	}
 }
 
 // checkProfileTrack fails t unless tk's columns have one value per call, every parent comes
