@@ -20,7 +20,7 @@ import (
 // The track is Compact, as a trace's is: a call's start is its sample's (SampleStart), its name
 // its node's, and its parent follows from the depths except where ParentFar lists it. Such a
 // profile makes one to thirty calls a sample from 8 to 10 bytes of JSON a sample, so the track
-// is most of what the load holds: a call costs some 12 bytes this way, 27 as full columns.
+// is most of what the load holds: a call costs about 9 bytes this way, 27 as full columns.
 //
 // over is true (and the track empty) when the calls would pass the build's entry budget.
 func profileTrack(ctx context.Context, tr *core.Trace, p *core.ProfileModel, prof int32, limit *entryBudget) (t core.Track, over bool) {
@@ -62,9 +62,10 @@ type walker struct {
 
 	// The calls in the order they open, which is the tree's pre-order, one per row of t's compact
 	// columns. farRow and farTo list the calls whose parent is not the one the depths give
-	// (core.Track.ParentAt): the rows a compact track lists in ParentFar, and odd ones, a root
-	// below depth 0 or a call whose parent is not the row the depths point to, which only a
-	// malformed node tree makes and which the compact columns cannot hold (odd says there is one).
+	// (core.Track.ParentAt): the rows a compact track lists in ParentFar, and odd ones, which
+	// only a malformed node tree makes and the compact columns cannot hold: a call at depth 0
+	// under another, a root deeper than 0, a call whose parent is not the row the depths point
+	// to (odd says there is one).
 	t             core.Track
 	farRow, farTo []int32
 	odd           bool
@@ -379,7 +380,7 @@ func (w *walker) keepTree() {
 func (w *walker) finish() {
 	t := &w.t
 	if t.Len() == 0 {
-		w.t = core.Track{Thread: t.Thread, Profile: t.Profile}
+		w.t = core.Track{Thread: t.Thread, Profile: t.Profile, NotInTree: t.NotInTree}
 		return
 	}
 	starts := sampleStarts(w.p)

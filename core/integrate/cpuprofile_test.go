@@ -110,8 +110,9 @@ func TestKeepTreeDropsOpenCallsAndTheirChildren(t *testing.T) {
 	}
 }
 
-// A call whose parent the depths cannot give (a root below depth 0, which only a malformed node
-// tree makes) turns the track into full columns, which hold any parent, with the same rows.
+// A call whose parent the depths cannot give (a call at depth 0 under another, which only a
+// malformed node tree makes) turns the track into full columns, which hold any parent, with the
+// same rows.
 func TestOddParentsExpandTheTrack(t *testing.T) {
 	tr := largeProfile(t)
 	p := &tr.Profiles[0]

@@ -145,7 +145,7 @@ func treify(tr *core.Trace, th core.ThreadID, es []int32, traceIDs int, parts []
 // sparseSampleStarts gives t, whose calls start at fewer than half of p's samples, the starts of
 // those samples alone (core.Track.SampleOf), and has its calls' Refs index them: a profiled
 // thread that is mostly idle kept 4 bytes for each of its samples to give a few calls their
-// starts (20 MB of a 57 MB trace of 4.9 M samples and 127 calls).
+// starts (20 MB of a 57 MB trace of 5 M samples and 5900 calls).
 func sparseSampleStarts(t *core.Track, p *core.ProfileModel) {
 	samples, n := uint64(len(p.Samples)), t.Len()
 	var used []int32
