@@ -59,29 +59,23 @@ func TestProgressFraction(t *testing.T) {
 		t.Fatalf("Stage = %q", p.Stage())
 	}
 	// Two stages placed one after the other on one bar: the second starts where the first ended.
-	p.SetPhase(0, 0.5)
-	p.Done.Store(100)
-	if got := p.Overall(); got != 0.25 {
-		t.Fatalf("Overall half-way through the first half = %v, want 0.25", got)
-	}
-	// The first stage ends, and its count is cleared before the second's part is set
-	// (pipeline's nextPhase): a bar read in between stays where it was.
-	p.Done.Store(200)
-	if got := p.Overall(); got != 0.5 {
-		t.Fatalf("Overall at the end of the first half = %v, want 0.5", got)
-	}
-	p.Done.Store(0)
-	if got := p.Overall(); got != 0.5 {
-		t.Fatalf("Overall with the count cleared before the next phase = %v, want 0.5, as before", got)
-	}
-	p.SetPhase(0.5, 0.5)
-	p.Total.Store(10)
-	if got := p.Overall(); got != 0.5 {
-		t.Fatalf("Overall at the start of the second half = %v, want 0.5", got)
-	}
-	p.Done.Store(10)
-	if got := p.Overall(); got != 1 {
-		t.Fatalf("Overall at the end = %v, want 1", got)
+	// When the first ends, its count is cleared before the second's part is set (pipeline's
+	// nextPhase): a bar read in between stays where it was.
+	for _, step := range []struct {
+		what string
+		set  func()
+		want float64
+	}{
+		{"half-way through the first half", func() { p.SetPhase(0, 0.5); p.Done.Store(100) }, 0.25},
+		{"at the end of the first half", func() { p.Done.Store(200) }, 0.5},
+		{"with the count cleared before the next phase", func() { p.Done.Store(0) }, 0.5},
+		{"at the start of the second half", func() { p.SetPhase(0.5, 0.5); p.Total.Store(10) }, 0.5},
+		{"at the end", func() { p.Done.Store(10) }, 1},
+	} {
+		step.set()
+		if got := p.Overall(); got != step.want {
+			t.Fatalf("Overall %s = %v, want %v", step.what, got, step.want)
+		}
 	}
 	var nilP *Progress
 	nilP.SetPhase(0, 1)
