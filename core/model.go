@@ -355,6 +355,29 @@ func (t *Track) DurAt(i int) float64 {
 	return (t.SampleMs(int(t.EndRefs.At(i))) - t.SampleMs(int(t.Refs.At(i)))) * 1000
 }
 
+// EndAt is entry i's end, µs: its start plus its duration, or its start alone when the duration
+// is not above 0 (or NaN). A bare profile's track holds calls alone, so that its row's ref gives
+// both its start and its duration's first sample: read once, its end costs two packed reads
+// instead of four, which the chart's merging of narrow entries makes often.
+func (t *Track) EndAt(i int) float64 {
+	var start, dur float64
+	if t.EndRefs.N > 0 {
+		r := int(t.Refs.At(i))
+		if r < t.SampleStart.Len() {
+			start = t.SampleStart.At(r)
+		} else {
+			start = t.CallStart[r-t.SampleStart.Len()]
+		}
+		dur = (t.SampleMs(int(t.EndRefs.At(i))) - t.SampleMs(r)) * 1000
+	} else {
+		start, dur = t.StartAt(i), t.DurAt(i)
+	}
+	if !(dur > 0) {
+		return start
+	}
+	return start + dur
+}
+
 // SampleMs is sample r's time in ms as a bare profile's walk read it (EndMs for r past the
 // samples), read back from SampleStart's offsets: for a track with EndRefs.
 func (t *Track) SampleMs(r int) float64 {

@@ -169,13 +169,20 @@ type Track struct {
 }
 
 // Level is the entries of one depth of a track in start order. Entries at one depth never
-// overlap in a well-formed tree; maxEnd holds the running maximum of their ends anyway, so that
+// overlap in a well-formed tree; the level keeps the running maximum of their ends anyway, so that
 // every search over it is correct even when a producer wrote overlapping siblings.
 type Level struct {
 	Entries []int32 // indexes into the track's core.Track
-	// maxEnd[i] is the maximum over Entries[:i+1] of Start+Dur, µs (MaxEndAt): 32-bit offsets
-	// from a whole µs while the ends are whole µs, as core.Times keeps them, else float64s.
-	maxEnd core.Times
+	// maxEnd[i] is the maximum over Entries[:i+1] of Start+Dur, µs (MaxEndAt), as 32-bit offsets
+	// from a whole µs, while every such maximum is one, as core.Times keeps them.
+	//
+	// A level whose maxima are not all such offsets (a .cpuprofile's ends, taken through
+	// milliseconds, are seldom whole µs) keeps lastEnding instead: the position of the entry
+	// that ends last among Entries[:i+1], noEnd while none has an end; maxEnd is then empty. It
+	// takes the memory the offsets had, 4 bytes an entry, where float64 maxima took 8 more: 240
+	// MB of a window showing a .cpuprofile of 30 M calls.
+	maxEnd     core.Times
+	lastEnding []uint32
 
 	// stand[i] is the least merge width at which entry i stands apart from its predecessor: the
 	// larger of MergeGapDivisor times the gap before it and the width it adds past its
@@ -187,11 +194,61 @@ type Level struct {
 	superMax []float32
 }
 
+// noEnd is lastEnding's mark for "no entry has ended yet": every end so far is NaN.
+const noEnd = math.MaxUint32
+
 // Len is the number of entries in the level.
 func (l *Level) Len() int { return len(l.Entries) }
 
-// MaxEndAt is the latest end of the entries up to position i, µs.
-func (l *Level) MaxEndAt(i int) float64 { return l.maxEnd.At(i) }
+// MaxEndAt is the latest end of the entries up to position i, µs; ct is the level's track.
+func (l *Level) MaxEndAt(ct *core.Track, i int) float64 {
+	if l.lastEnding == nil {
+		return l.maxEnd.At(i)
+	}
+	k := l.lastEnding[i]
+	if k == noEnd {
+		return math.Inf(-1)
+	}
+	return entryEnd(ct, l.Entries[k])
+}
+
+// setMaxEnd sets the running maximum end at position i to runMax, which the entry at position
+// last ends at (noEnd: none has an end). A level that keeps offsets and cannot keep runMax as one
+// turns to keeping positions; last is then not read, and may be stale.
+func (l *Level) setMaxEnd(ct *core.Track, i int, runMax float64, last uint32) {
+	switch {
+	case l.lastEnding != nil:
+		l.lastEnding[i] = last
+	case l.maxEnd.Fits(runMax):
+		l.maxEnd.Set(i, runMax)
+	default:
+		l.keepLastEnding(ct, i)
+	}
+}
+
+// keepLastEnding turns the level from offsets to lastEnding, in the offsets' memory, and fills
+// it for positions 0 to upto from the entries' ends.
+func (l *Level) keepLastEnding(ct *core.Track, upto int) {
+	last := l.maxEnd.Off[:l.Len()]
+	l.maxEnd = core.Times{}
+	l.lastEnding = last
+	runMax, k := math.Inf(-1), uint32(noEnd)
+	for i := 0; i <= upto; i++ {
+		if end := entryEnd(ct, l.Entries[i]); end > runMax {
+			runMax, k = end, uint32(i)
+		}
+		last[i] = k
+	}
+}
+
+// lastEndingAt is the position that lastEnding holds at i once the level keeps positions, noEnd
+// before.
+func (l *Level) lastEndingAt(i int) uint32 {
+	if l.lastEnding == nil {
+		return noEnd
+	}
+	return l.lastEnding[i]
+}
 
 // New builds the display model of tr. tr.Tracks must be filled (core/integrate does that); a
 // trace without tracks gives an empty model. It is O(n) in entries, about 0.4 s for a trace of
@@ -683,7 +740,7 @@ type rowPlacing struct {
 	next, first        int     // the next free and the first position of the row's entries
 	prevEnd, prevStart float64 // the running maximum end and the last start so far
 	// base is the level's maxEnd.Base while it keeps offsets, NaN before its first entry and
-	// once it keeps float64s: placeWhole writes the offsets from it itself.
+	// once it keeps lastEnding: placeWhole writes the offsets from it itself.
 	base     float64
 	unsorted bool
 }
@@ -712,42 +769,36 @@ func (p *placer) placeSpan(i, d int, start, end float64) {
 	k := r.next
 	r.next++
 	p.entries[k] = int32(i)
-	maxEnd := &p.levels[d].maxEnd
-	if k == r.first {
-		// Nothing to merge with; a NaN end is skipped by the running maximum, not spread.
-		runMax := math.Inf(-1)
-		if end > runMax {
-			runMax = end
-		}
+	lv := &p.levels[d]
+	pos := k - r.first
+	// Nothing to merge with before the first entry; a NaN end is skipped by the running maximum,
+	// not spread.
+	prevEnd, last := math.Inf(-1), uint32(noEnd)
+	if pos == 0 {
 		// Offsets count from the whole µs at or before the first start: the running maximum
 		// never goes below it in a level in start order.
-		maxEnd.Base = core.NewTimes(start, 0).Base
-		maxEnd.Set(0, runMax)
-		p.stands[k] = float32(math.Inf(1))
-		r.prevEnd, r.prevStart = runMax, start
-		r.noteBase(maxEnd)
-		return
+		lv.maxEnd.Base = core.NewTimes(start, 0).Base
+	} else {
+		if cmp.Less(start, r.prevStart) {
+			r.unsorted = true
+		}
+		prevEnd, last = r.prevEnd, lv.lastEndingAt(pos-1)
 	}
-	if cmp.Less(start, r.prevStart) {
-		r.unsorted = true
-	}
-	prevEnd := r.prevEnd
 	runMax := prevEnd
 	if end > runMax {
-		runMax = end
+		runMax, last = end, uint32(pos)
 	}
-	maxEnd.Set(k-r.first, runMax)
-	p.stands[k] = standValue(start, prevEnd, runMax)
-	r.prevEnd, r.prevStart = runMax, start
-	r.noteBase(maxEnd)
-}
-
-// noteBase keeps base as maxEnd, which placeSpan just set, now counts.
-func (r *rowPlacing) noteBase(maxEnd *core.Times) {
-	if maxEnd.IsWide() {
-		r.base = math.NaN()
+	lv.setMaxEnd(p.ct, pos, runMax, last)
+	if pos == 0 {
+		p.stands[k] = float32(math.Inf(1))
 	} else {
-		r.base = maxEnd.Base
+		p.stands[k] = standValue(start, prevEnd, runMax)
+	}
+	r.prevEnd, r.prevStart = runMax, start
+	if lv.lastEnding != nil {
+		r.base = math.NaN() // placeWhole writes offsets only
+	} else {
+		r.base = lv.maxEnd.Base
 	}
 }
 
@@ -845,14 +896,14 @@ func (lv *Level) sortByStart(ct *core.Track) {
 	for k, o := range order {
 		lv.Entries[k] = es[o]
 	}
-	runMax := math.Inf(-1)
+	runMax, last := math.Inf(-1), uint32(noEnd)
 	for k, e := range lv.Entries {
 		start, end := ct.StartAt(int(e)), entryEnd(ct, e)
 		prevEnd := runMax
 		if end > runMax {
-			runMax = end
+			runMax, last = end, uint32(k)
 		}
-		lv.maxEnd.Set(k, runMax)
+		lv.setMaxEnd(ct, k, runMax, last)
 		if k == 0 {
 			lv.stand[k] = float32(math.Inf(1))
 		} else {
@@ -912,13 +963,7 @@ func roundUp32(x float64) float32 {
 }
 
 // entryEnd is Start+Dur with a missing or negative duration read as 0.
-func entryEnd(ct *core.Track, e int32) float64 {
-	s, d := ct.StartAt(int(e)), ct.DurAt(int(e))
-	if !(d > 0) {
-		return s
-	}
-	return s + d
-}
+func entryEnd(ct *core.Track, e int32) float64 { return ct.EndAt(int(e)) }
 
 func (m *Model) computeBounds() {
 	// A trace spans what DevTools says it spans (core.EngineBounds, which the loader put in MinTs
@@ -936,7 +981,7 @@ func (m *Model) computeBounds() {
 				continue
 			}
 			lo = min(lo, t.Core.StartAt(int(lv.Entries[0])))
-			hi = max(hi, lv.MaxEndAt(lv.Len()-1))
+			hi = max(hi, lv.MaxEndAt(t.Core, lv.Len()-1))
 		}
 	}
 	if lo > hi {

@@ -62,7 +62,7 @@ func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
 					t.Fatalf("track %d (%s) was laid out again", i, w.Title)
 				}
 				for d := range w.Levels {
-					if !slices.Equal(g.Levels[d].Entries, w.Levels[d].Entries) || !slices.Equal(maxEnds(&g.Levels[d]), maxEnds(&w.Levels[d])) ||
+					if !slices.Equal(g.Levels[d].Entries, w.Levels[d].Entries) || !slices.Equal(maxEnds(&g.Levels[d], g.Core), maxEnds(&w.Levels[d], w.Core)) ||
 						!slices.Equal(g.Levels[d].stand, w.Levels[d].stand) {
 						t.Fatalf("track %d (%s) level %d differs", i, w.Title, d)
 					}

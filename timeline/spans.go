@@ -61,11 +61,11 @@ func (s Span) Entry(lv *Level) int32 { return lv.Entries[s.First] }
 // FirstEndingAfter is the position of the first entry of the level whose end is at or after t
 // (absolute µs), or Len() when there is none: the first entry that can be visible in a window
 // starting at t. O(log n).
-func (lv *Level) FirstEndingAfter(t float64) int {
+func (lv *Level) FirstEndingAfter(ct *core.Track, t float64) int {
 	lo, hi := 0, lv.Len()
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if lv.MaxEndAt(mid) < t {
+		if lv.MaxEndAt(ct, mid) < t {
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -91,7 +91,7 @@ func (lv *Level) FirstStartingAfter(ct *core.Track, t float64) int {
 // VisibleRange is the positions [first, last) of the entries that intersect [t0, t1] (absolute
 // µs). O(log n).
 func (lv *Level) VisibleRange(ct *core.Track, t0, t1 float64) (first, last int) {
-	first = lv.FirstEndingAfter(t0)
+	first = lv.FirstEndingAfter(ct, t0)
 	last = lv.FirstStartingAfter(ct, t1)
 	return first, max(first, last)
 }
@@ -110,7 +110,7 @@ type SpanIter struct {
 // minWidth µs (the minimum pixel width times Viewport.Scale) as described at the top of this file.
 // minWidth ≤ 0 disables merging.
 func (lv *Level) Spans(ct *core.Track, t0, t1, minWidth float64) SpanIter {
-	return SpanIter{lv: lv, ct: ct, t1: t1, minW: minWidth, pos: lv.FirstEndingAfter(t0)}
+	return SpanIter{lv: lv, ct: ct, t1: t1, minW: minWidth, pos: lv.FirstEndingAfter(ct, t0)}
 }
 
 // Next returns the next span, or false when the window has no more.
@@ -136,7 +136,7 @@ func (it *SpanIter) Next() (Span, bool) {
 	}
 	last := it.runEnd(k)
 	it.pos = last + 1
-	return Span{Start: ct.StartAt(int(lv.Entries[first])), End: lv.MaxEndAt(last), First: int32(first), Last: int32(last)}, true
+	return Span{Start: ct.StartAt(int(lv.Entries[first])), End: lv.MaxEndAt(ct, last), First: int32(first), Last: int32(last)}, true
 }
 
 // runEnd is the last position of the run that holds the narrow entry at position a.
@@ -176,22 +176,34 @@ func (it *SpanIter) runStart(k int) int {
 // narrow reports whether the entry at position k adds less than the minimum width to the level:
 // its own width in a well-formed level, only the part past its predecessors if it overlaps them.
 func (it *SpanIter) narrow(k int) bool {
+	return it.narrowEnding(k, it.lv.MaxEndAt(it.ct, k))
+}
+
+// narrowEnding is narrow for the entry at position k, given maxEnd, the level's running maximum
+// end there: joined has it at hand, and where the level keeps the positions of its latest ends
+// each maximum costs a few reads from far apart in memory.
+func (it *SpanIter) narrowEnding(k int, maxEnd float64) bool {
 	lv := it.lv
 	from := it.ct.StartAt(int(lv.Entries[k]))
 	if k > 0 {
-		from = max(from, lv.MaxEndAt(k-1))
+		from = max(from, lv.MaxEndAt(it.ct, k-1))
 	}
-	return lv.MaxEndAt(k)-from < it.minW
+	return maxEnd-from < it.minW
 }
 
-// joined reports whether the entry at position k merges with the one before it.
+// joined reports whether the entry at position k merges with the one before it: the gap between
+// them is narrow, and both entries are (narrow, written out with the values it shares).
 func (it *SpanIter) joined(k int) bool {
 	if k == 0 {
 		return false
 	}
-	lv := it.lv
-	gap := it.ct.StartAt(int(lv.Entries[k])) - lv.MaxEndAt(k-1)
-	return gap*MergeGapDivisor < it.minW && it.narrow(k) && it.narrow(k-1)
+	lv, ct := it.lv, it.ct
+	start, prevMax := ct.StartAt(int(lv.Entries[k])), lv.MaxEndAt(ct, k-1)
+	if gap := start - prevMax; !(gap*MergeGapDivisor < it.minW) {
+		return false
+	}
+	added := lv.MaxEndAt(ct, k) - max(start, prevMax)
+	return added < it.minW && it.narrowEnding(k-1, prevMax)
 }
 
 // firstStanding is the first position i ≥ lo with stand[i] ≥ w, or Len() when there is none.

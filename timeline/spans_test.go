@@ -32,7 +32,7 @@ func TestLevelsSplitTheTreeByDepth(t *testing.T) {
 				if tk.Core.StartAt(int(e)) < tk.Core.StartAt(int(prev)) {
 					t.Fatalf("level %d not in start order at %d", d, i)
 				}
-				if lv.MaxEndAt(i) < lv.MaxEndAt(i-1) {
+				if lv.MaxEndAt(tk.Core, i) < lv.MaxEndAt(tk.Core, i-1) {
 					t.Fatalf("MaxEnd decreases on level %d at %d", d, i)
 				}
 			}
@@ -70,7 +70,7 @@ func referenceSpans(lv *Level, ct *core.Track, t0, t1, w float64) []Span {
 	it := SpanIter{lv: lv, ct: ct, t1: t1, minW: w}
 	var out []Span
 	n := lv.Len()
-	for k := lv.FirstEndingAfter(t0); k < n && ct.StartAt(int(lv.Entries[k])) <= t1; {
+	for k := lv.FirstEndingAfter(ct, t0); k < n && ct.StartAt(int(lv.Entries[k])) <= t1; {
 		first, last := k, k
 		if it.narrow(k) {
 			for first > 0 && it.joined(first) {
@@ -123,8 +123,8 @@ func TestSpanIterMatchesTheMergeRule(t *testing.T) {
 				if g.Merged() {
 					merged++
 				}
-				if g.End != lv.MaxEndAt(int(g.Last)) {
-					t.Fatalf("span end %f, want MaxEnd %f", g.End, lv.MaxEndAt(int(g.Last)))
+				if g.End != lv.MaxEndAt(tk.Core, int(g.Last)) {
+					t.Fatalf("span end %f, want MaxEnd %f", g.End, lv.MaxEndAt(tk.Core, int(g.Last)))
 				}
 			}
 		}
@@ -297,8 +297,8 @@ func TestStandingSearchesMatchScans(t *testing.T) {
 	}
 	// stand is never below the exact value it rounds.
 	for i := 1; i < lv.Len(); i++ {
-		s, prev := ct.StartAt(int(lv.Entries[i])), lv.MaxEndAt(i-1)
-		if exact := max(MergeGapDivisor*(s-prev), lv.MaxEndAt(i)-max(s, prev)); float64(lv.stand[i]) < exact {
+		s, prev := ct.StartAt(int(lv.Entries[i])), lv.MaxEndAt(ct, i-1)
+		if exact := max(MergeGapDivisor*(s-prev), lv.MaxEndAt(ct, i)-max(s, prev)); float64(lv.stand[i]) < exact {
 			t.Fatalf("stand[%d] = %g below %g", i, lv.stand[i], exact)
 		}
 	}
@@ -352,7 +352,7 @@ func TestMergedSpansCoverNoVisibleGap(t *testing.T) {
 				checked++
 				longest = max(longest, s.Count())
 				for k := s.First + 1; k <= s.Last; k++ {
-					if gap := tk.Core.StartAt(int(lv.Entries[k])) - lv.MaxEndAt(int(k-1)); gap > px {
+					if gap := tk.Core.StartAt(int(lv.Entries[k])) - lv.MaxEndAt(tk.Core, int(k-1)); gap > px {
 						t.Fatalf("track %d level %d: a span of %d entries over %.1f ms covers a gap of %.1f ms (a pixel is %.1f ms)",
 							ti, li, s.Count(), (s.End-s.Start)/1000, gap/1000, px/1000)
 					}

@@ -161,7 +161,8 @@ func TestOddParentsExpandTheTrack(t *testing.T) {
 // A bare profile's track keeps the samples that end its calls rather than their durations, and
 // reads each duration back through milliseconds: the same float64, bit for bit, as the
 // durations written out from the model's own times (writeDurations, which a profile whose
-// sample times are not whole µs gets). On the largest committed profile and one from Chrome 65.
+// sample times are not whole µs gets); and EndAt gives each call's end from them. On the largest
+// committed profile and one from Chrome 65.
 func TestEndRefsGiveTheWrittenDurations(t *testing.T) {
 	for _, tr := range []*core.Trace{largeProfile(t), loadProfile(t, "upstream", "speedscope-chrome65-sucrase.cpuprofile")} {
 		p := &tr.Profiles[0]
@@ -183,6 +184,15 @@ func TestEndRefsGiveTheWrittenDurations(t *testing.T) {
 			}
 			if a < 0 {
 				negative++
+			}
+			// EndAt reads the row once for both its start and its end: the same end as the
+			// start plus the written duration, when that is above 0.
+			end := written.StartAt(i)
+			if b > 0 {
+				end += b
+			}
+			if got := track.EndAt(i); math.Float64bits(got) != math.Float64bits(end) {
+				t.Fatalf("row %d: EndAt %v, want %v", i, got, end)
 			}
 		}
 		t.Logf("%d rows, %d negative durations", track.Len(), negative)
