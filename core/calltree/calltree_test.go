@@ -1,6 +1,7 @@
 package calltree
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"flamedesk/core"
+	"flamedesk/core/load"
+	"flamedesk/internal/fixtures"
 )
 
 // The three samples of the seed's worked example, 1 ms each.
@@ -461,6 +464,55 @@ func TestSampleNode(t *testing.T) {
 		n := s.SampleNode(tree, i)
 		if got := s.Functions().PathString(tree.Path(n)); got != want {
 			t.Errorf("sample %d is at %q, want %q", i, got, want)
+		}
+	}
+}
+
+// Every sample of a real profile inside a range falls in the node of its own function whose
+// self sample count it makes up, before and after a transform; every sample outside it, or
+// without a node, falls in none.
+func TestSampleNodeOverRanges(t *testing.T) {
+	tr, err := load.File(context.Background(), fixtures.Path(t, "fixtures", "upstream", "devtools-node-fibonacci-website.cpuprofile.gz"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &tr.Profiles[0]
+	first, last := p.Timestamps[0], p.Timestamps[len(p.Samples)-1]
+	for _, r := range []Range{AllTime, {first + (last-first)/4, first + (last-first)/2}} {
+		src, err := NewSource(tr, p, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewStack(src)
+		for round := range 2 {
+			tree := s.Tree(View{})
+			counts := map[NodeID]int{}
+			outside := 0
+			for i, node := range p.Samples {
+				n := s.SampleNode(tree, i)
+				if n == NoNode {
+					outside++
+					continue
+				}
+				if !r.Contains(p.Timestamps[i]) {
+					t.Fatalf("sample %d at %v is outside %v but fell in node %d", i, p.Timestamps[i], r, n)
+				}
+				if round == 0 && tree.Func(n) != src.funcs.nodeFunc[node] {
+					t.Fatalf("sample %d fell in a node of another function", i)
+				}
+				counts[n]++
+			}
+			if outside+tree.Samples() != len(p.Samples) {
+				t.Fatalf("%d samples in no node and %d in the tree, of %d", outside, tree.Samples(), len(p.Samples))
+			}
+			tree.Walk(func(n NodeID) bool {
+				if counts[n] != tree.SelfSamples(n) {
+					t.Fatalf("node %d: %d samples fall in it, its self count is %d", n, counts[n], tree.SelfSamples(n))
+				}
+				return true
+			})
+			// The heaviest root's function merged into its callers moves its samples with it.
+			s = push(t, s, "merge-function:"+src.funcs.Name(tree.Func(tree.Roots()[0])))
 		}
 	}
 }

@@ -110,10 +110,10 @@ func (s *Stack) Tree(v View) *Tree {
 // from this stack's Tree with the same transforms.
 func (s *Stack) SampleNode(t *Tree, i int) NodeID {
 	top := s.levels[len(s.levels)-1]
-	if t.view.Inverted || t.calls != top.table || i < 0 || i >= len(s.src.sampleNode) {
+	if t.view.Inverted || t.calls != top.table {
 		return NoNode
 	}
-	base := s.src.sampleNode[i]
+	base := s.src.baseOf(i)
 	if base < 0 {
 		return NoNode
 	}
