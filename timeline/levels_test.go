@@ -237,13 +237,6 @@ func sameLevels(t *testing.T, track int, ct *core.Track, got []Level, want []ref
 		}
 		return out
 	}
-	bits32 := func(f []float32) []uint32 {
-		out := make([]uint32, len(f))
-		for i, v := range f {
-			out[i] = math.Float32bits(v)
-		}
-		return out
-	}
 	for d := range got {
 		g, w := &got[d], &want[d]
 		if g.maxEnd.IsWide() {
@@ -251,8 +244,8 @@ func sameLevels(t *testing.T, track int, ct *core.Track, got []Level, want []ref
 			t.Fatalf("track %d level %d keeps its maximum ends as float64s", track, d)
 		}
 		if !slices.Equal(g.Entries, w.Entries) || !slices.Equal(bits(maxEnds(g, ct)), bits(w.MaxEnd)) ||
-			!slices.Equal(bits32(g.stand), bits32(w.stand)) || !slices.Equal(bits32(g.blockMax), bits32(w.blockMax)) ||
-			!slices.Equal(bits32(g.superMax), bits32(w.superMax)) {
+			!slices.Equal(g.stand, w.stand) || !slices.Equal(g.blockMax, w.blockMax) ||
+			!slices.Equal(g.superMax, w.superMax) {
 			t.Fatalf("track %d level %d differs from the reference build (%d entries, want %d)", track, d, g.Len(), w.Len())
 		}
 	}
@@ -305,7 +298,7 @@ func referenceLevels(ct *core.Track, rows []int32) []refLevel {
 		starts[p] = ct.StartAt(i)
 		maxEnds[p] = entryEnd(ct, int32(i))
 	}
-	stands := make([]float32, n)
+	stands := make([]uint16, n)
 	off := 0
 	for d := range levels {
 		lv := &levels[d]
@@ -339,36 +332,48 @@ func referenceLevels(ct *core.Track, rows []int32) []refLevel {
 func referenceStand(lv *refLevel, starts []float64) {
 	for i := range lv.Entries {
 		if i == 0 {
-			lv.stand[0] = float32(math.Inf(1))
+			lv.stand[0] = referenceBF16(math.Inf(1))
 			continue
 		}
 		start, prevEnd := starts[i], lv.MaxEnd[i-1]
 		gap := start - prevEnd
 		added := lv.MaxEnd[i] - max(start, prevEnd)
-		lv.stand[i] = roundUp32(max(gap*MergeGapDivisor, added))
+		lv.stand[i] = referenceBF16(max(gap*MergeGapDivisor, added))
 	}
 	// The block maxima one value at a time, both kinds at once, as buildBlockMax did before it
 	// took each block's maximum in registers and a super-block's over its blocks.
 	n := len(lv.stand)
-	lv.blockMax = make([]float32, (n+(1<<blockShift)-1)>>blockShift)
-	lv.superMax = make([]float32, (n+(1<<superShift)-1)>>superShift)
-	for i := range lv.blockMax {
-		lv.blockMax[i] = float32(math.Inf(-1))
-	}
-	for i := range lv.superMax {
-		lv.superMax[i] = float32(math.Inf(-1))
-	}
+	lv.blockMax = make([]uint16, (n+(1<<blockShift)-1)>>blockShift)
+	lv.superMax = make([]uint16, (n+(1<<superShift)-1)>>superShift)
 	for i, v := range lv.stand {
 		lv.blockMax[i>>blockShift] = max(lv.blockMax[i>>blockShift], v)
 		lv.superMax[i>>superShift] = max(lv.superMax[i>>superShift], v)
 	}
 }
 
+// referenceBF16 is the least bfloat16 not below v, as bits (0 for v at or below 0, +Inf for
+// NaN): the float32 rounded up, cut to its top half, and one step up where the cut lost
+// something.
+func referenceBF16(v float64) uint16 {
+	switch {
+	case math.IsNaN(v):
+		v = math.Inf(1)
+	case v <= 0:
+		return 0
+	}
+	f := roundUp32(v)
+	cut := math.Float32bits(f) >> 16 << 16
+	if math.Float32frombits(cut) < f {
+		cut += 1 << 16
+	}
+	return uint16(cut >> 16)
+}
+
 // refLevel is a level as the reference build made it, its running maximum ends as float64s.
 type refLevel struct {
 	Entries                   []int32
 	MaxEnd                    []float64
-	stand, blockMax, superMax []float32
+	stand, blockMax, superMax []uint16
 }
 
 func (l *refLevel) Len() int { return len(l.Entries) }

@@ -186,12 +186,12 @@ type Level struct {
 
 	// stand[i] is the least merge width at which entry i stands apart from its predecessor: the
 	// larger of MergeGapDivisor times the gap before it and the width it adds past its
-	// predecessors (see spans.go),
-	// rounded up to a float32. blockMax and superMax are its maxima over blocks of 64 and 4096
-	// entries, so that a search for the next entry that stands apart skips whole blocks.
-	stand    []float32
-	blockMax []float32
-	superMax []float32
+	// predecessors (see spans.go), rounded up to a bfloat16 (standBits). blockMax and superMax
+	// are its maxima over blocks of 64 and 4096 entries, so that a search for the next entry
+	// that stands apart skips whole blocks.
+	stand    []uint16
+	blockMax []uint16
+	superMax []uint16
 }
 
 // noEnd is lastEnding's mark for "no entry has ended yet": every end so far is NaN.
@@ -600,7 +600,7 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 	kept := next[maxRow+1]
 	entries := make([]int32, kept)
 	maxEnds := make([]uint32, kept)
-	stands := make([]float32, kept)
+	stands := make([]uint16, kept)
 	adviseHugePages(entries)
 	adviseHugePages(maxEnds)
 	adviseHugePages(stands)
@@ -731,7 +731,7 @@ type placer struct {
 	rows    []rowPlacing
 	entries []int32
 	maxEnds []uint32 // every level's maxEnd.Off, while it keeps offsets
-	stands  []float32
+	stands  []uint16
 }
 
 // rowPlacing is how far the placing of one row has got, kept together: consecutive entries are
@@ -745,7 +745,7 @@ type rowPlacing struct {
 	unsorted bool
 }
 
-func newPlacer(ct *core.Track, levels []Level, next []int, entries []int32, maxEnds []uint32, stands []float32) placer {
+func newPlacer(ct *core.Track, levels []Level, next []int, entries []int32, maxEnds []uint32, stands []uint16) placer {
 	rows := make([]rowPlacing, len(levels))
 	for d := range rows {
 		rows[d] = rowPlacing{next: next[d], first: next[d], base: math.NaN()}
@@ -790,7 +790,7 @@ func (p *placer) placeSpan(i, d int, start, end float64) {
 	}
 	lv.setMaxEnd(p.ct, pos, runMax, last)
 	if pos == 0 {
-		p.stands[k] = float32(math.Inf(1))
+		p.stands[k] = infStand
 	} else {
 		p.stands[k] = standValue(start, prevEnd, runMax)
 	}
@@ -843,7 +843,7 @@ func (sp *spanPlacer) flush() {
 // placeWhole is placeSpan for each of a run of entries on their rows, with times that
 // core.Track.SpansWhole gave, whole µs, on rows that placed only such times before: the running
 // maximum is then a whole µs too, so its offset from the level's base needs no exactness check,
-// and a stand value below 2^24 is its own float32. It leaves the first entry of a row, an entry
+// and a stand value below 2^24 is its own float32, which standBits then rounds up by its bits. It leaves the first entry of a row, an entry
 // out of start order, an offset past 31 bits and a larger stand value to placeSpan, which gives
 // the same for them. One loop over the run with the columns in locals: a call per entry, and
 // reloading the columns from p after each write, cost a fifth of the placing.
@@ -858,26 +858,61 @@ func (p *placer) placeWhole(entries, rows []int32, starts, ends []float64) {
 		runMax := max(prevEnd, end)
 		off := runMax - r.base // NaN before the first entry and once the level keeps float64s
 		stand := max((start-prevEnd)*MergeGapDivisor, runMax-max(start, prevEnd))
-		if !(off >= 0 && off < 1<<31) || !(stand < 1<<24) || start < r.prevStart {
+		if !(off >= 0 && off < 1<<31) || !(stand >= 0 && stand < 1<<24) || start < r.prevStart {
 			p.placeSpan(int(i), d, start, end)
 			continue
 		}
 		r.next = k + 1
 		placed[k] = i
 		maxEnds[k] = uint32(off)
-		stands[k] = float32(stand)
+		stands[k] = uint16((math.Float32bits(float32(stand)) + 1<<16 - 1) >> 16)
 		r.prevEnd, r.prevStart = runMax, start
 	}
 }
 
 // standValue is stand for an entry starting at start whose predecessors end by prevEnd, with
 // runMax the running maximum end including it: the larger of MergeGapDivisor times the gap before
-// it and the width it adds past its predecessors (see spans.go), rounded up to a float32.
-func standValue(start, prevEnd, runMax float64) float32 {
+// it and the width it adds past its predecessors (see spans.go), rounded up (standBits).
+func standValue(start, prevEnd, runMax float64) uint16 {
 	gap := start - prevEnd
 	added := runMax - max(start, prevEnd)
-	return roundUp32(max(gap*MergeGapDivisor, added))
+	return standBits(max(gap*MergeGapDivisor, added))
 }
+
+// A stand value is kept as a bfloat16, the top half of a float32's bits: 2 bytes an entry where a
+// float32 took 4 (15 MB of the window on gen-trace-large). It is rounded up, never down, so that a
+// search that skips the entries whose stand value is below a width skips none that stands apart;
+// an entry that only looks like it stands apart is told by the exact test (SpanIter.joined). The
+// values are never negative, and for those the bits are in the order of the values, so searches
+// compare them as integers (standThreshold).
+
+// infStand is +Inf's bits: every entry that starts a level, and any whose stand value is NaN, so
+// that searches stop there and the exact test decides.
+const infStand = 0x7F80
+
+// standBits is the least bfloat16 not below x, as its bits: 0 for x at or below 0.
+func standBits(x float64) uint16 {
+	switch {
+	case math.IsNaN(x):
+		return infStand
+	case !(x > 0):
+		return 0
+	}
+	// Adding all ones below the kept half carries into it unless those bits are all zero.
+	return uint16((math.Float32bits(roundUp32(x)) + 1<<16 - 1) >> 16)
+}
+
+// standThreshold is the least stand bits whose value is at least w: an entry stands apart at
+// width w when its stand bits are at least this.
+func standThreshold(w float64) uint16 {
+	if math.IsNaN(w) {
+		return math.MaxUint16 // above every stand value, as no value is at least NaN
+	}
+	return standBits(w)
+}
+
+// standFloat is the value of stand bits.
+func standFloat(b uint16) float64 { return float64(math.Float32frombits(uint32(b) << 16)) }
 
 // sortByStart puts a level that came out of pre-order unsorted (a producer bug) in start order,
 // stable, and recomputes its running maxima and stand values.
@@ -905,7 +940,7 @@ func (lv *Level) sortByStart(ct *core.Track) {
 		}
 		lv.setMaxEnd(ct, k, runMax, last)
 		if k == 0 {
-			lv.stand[k] = float32(math.Inf(1))
+			lv.stand[k] = infStand
 		} else {
 			lv.stand[k] = standValue(start, prevEnd, runMax)
 		}
@@ -923,8 +958,8 @@ const (
 // maximum of a set does not depend on the grouping, -0 below +0 included.
 func (lv *Level) buildBlockMax() {
 	n := lv.Len()
-	lv.blockMax = make([]float32, (n+(1<<blockShift)-1)>>blockShift)
-	lv.superMax = make([]float32, (n+(1<<superShift)-1)>>superShift)
+	lv.blockMax = make([]uint16, (n+(1<<blockShift)-1)>>blockShift)
+	lv.superMax = make([]uint16, (n+(1<<superShift)-1)>>superShift)
 	for b := range lv.blockMax {
 		lv.blockMax[b] = maxOf(lv.stand[b<<blockShift : min((b+1)<<blockShift, n)])
 	}
@@ -934,11 +969,10 @@ func (lv *Level) buildBlockMax() {
 	}
 }
 
-// maxOf is the largest of vs, -Inf for none; four running maxima at once, so that each comparison
+// maxOf is the largest of vs, 0 for none; four running maxima at once, so that each comparison
 // need not wait for the one before.
-func maxOf(vs []float32) float32 {
-	inf := float32(math.Inf(-1))
-	m0, m1, m2, m3 := inf, inf, inf, inf
+func maxOf(vs []uint16) uint16 {
+	var m0, m1, m2, m3 uint16
 	for len(vs) >= 4 {
 		m0, m1, m2, m3 = max(m0, vs[0]), max(m1, vs[1]), max(m2, vs[2]), max(m3, vs[3])
 		vs = vs[4:]

@@ -150,7 +150,7 @@ func (it *SpanIter) runEnd(a int) int {
 		if !it.joined(j) {
 			return j - 1
 		}
-		// stand is rounded up to float32, so j may only look like it stands apart.
+		// stand is rounded up, so j may only look like it stands apart.
 	}
 }
 
@@ -168,7 +168,7 @@ func (it *SpanIter) runStart(k int) int {
 		case !it.joined(c):
 			return c // stands apart from its predecessor: the run's first entry
 		}
-		// stand is rounded up to float32, so c may only look like it stands apart.
+		// stand is rounded up, so c may only look like it stands apart.
 		c--
 	}
 }
@@ -209,23 +209,23 @@ func (it *SpanIter) joined(k int) bool {
 // firstStanding is the first position i ≥ lo with stand[i] ≥ w, or Len() when there is none.
 func (lv *Level) firstStanding(lo int, w float64) int {
 	const block, super = 1 << blockShift, 1 << superShift
-	stand := lv.stand
+	stand, th := lv.stand, standThreshold(w)
 	n := len(stand)
 	i := max(lo, 0)
 	for ; i < n && i&(block-1) != 0; i++ {
-		if float64(stand[i]) >= w {
+		if stand[i] >= th {
 			return i
 		}
 	}
 	for i < n {
 		switch {
-		case i&(super-1) == 0 && float64(lv.superMax[i>>superShift]) < w:
+		case i&(super-1) == 0 && lv.superMax[i>>superShift] < th:
 			i += super
-		case float64(lv.blockMax[i>>blockShift]) < w:
+		case lv.blockMax[i>>blockShift] < th:
 			i += block
 		default:
 			for end := min(i+block, n); i < end; i++ {
-				if float64(stand[i]) >= w {
+				if stand[i] >= th {
 					return i
 				}
 			}
@@ -237,22 +237,22 @@ func (lv *Level) firstStanding(lo int, w float64) int {
 // lastStanding is the last position i ≤ hi with stand[i] ≥ w, or -1 when there is none.
 func (lv *Level) lastStanding(hi int, w float64) int {
 	const block, super = 1 << blockShift, 1 << superShift
-	stand := lv.stand
+	stand, th := lv.stand, standThreshold(w)
 	i := min(hi, len(stand)-1)
 	for ; i >= 0 && i&(block-1) != block-1; i-- {
-		if float64(stand[i]) >= w {
+		if stand[i] >= th {
 			return i
 		}
 	}
 	for i >= 0 {
 		switch {
-		case i&(super-1) == super-1 && float64(lv.superMax[i>>superShift]) < w:
+		case i&(super-1) == super-1 && lv.superMax[i>>superShift] < th:
 			i -= super
-		case float64(lv.blockMax[i>>blockShift]) < w:
+		case lv.blockMax[i>>blockShift] < th:
 			i -= block
 		default:
 			for end := i - block; i > end; i-- {
-				if float64(stand[i]) >= w {
+				if stand[i] >= th {
 					return i
 				}
 			}

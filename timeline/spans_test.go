@@ -275,7 +275,7 @@ func TestStandingSearchesMatchScans(t *testing.T) {
 		lo := rng.IntN(lv.Len() + 1)
 		want := lv.Len()
 		for i := lo; i < lv.Len(); i++ {
-			if float64(lv.stand[i]) >= w {
+			if standFloat(lv.stand[i]) >= w {
 				want = i
 				break
 			}
@@ -286,7 +286,7 @@ func TestStandingSearchesMatchScans(t *testing.T) {
 		hi := rng.IntN(lv.Len())
 		want = -1
 		for i := hi; i >= 0; i-- {
-			if float64(lv.stand[i]) >= w {
+			if standFloat(lv.stand[i]) >= w {
 				want = i
 				break
 			}
@@ -298,15 +298,16 @@ func TestStandingSearchesMatchScans(t *testing.T) {
 	// stand is never below the exact value it rounds.
 	for i := 1; i < lv.Len(); i++ {
 		s, prev := ct.StartAt(int(lv.Entries[i])), lv.MaxEndAt(ct, i-1)
-		if exact := max(MergeGapDivisor*(s-prev), lv.MaxEndAt(ct, i)-max(s, prev)); float64(lv.stand[i]) < exact {
-			t.Fatalf("stand[%d] = %g below %g", i, lv.stand[i], exact)
+		if exact := max(MergeGapDivisor*(s-prev), lv.MaxEndAt(ct, i)-max(s, prev)); standFloat(lv.stand[i]) < exact {
+			t.Fatalf("stand[%d] = %g below %g", i, standFloat(lv.stand[i]), exact)
 		}
 	}
 }
 
-func TestFloat32RoundingDoesNotSplitRuns(t *testing.T) {
-	// Gaps of exactly 0.1 µs count MergeGapDivisor times, stored rounded up to float32; at a
-	// merge width between the two the entries are joined, and the iterator must say so.
+func TestStandRoundingDoesNotSplitRuns(t *testing.T) {
+	// Gaps of exactly 0.1 µs count MergeGapDivisor times, stored rounded up to a bfloat16; at a
+	// merge width between the two (just past the exact value, where a float32 would not yet
+	// differ from it, and further on) the entries are joined, and the iterator must say so.
 	ct := &core.Track{}
 	for i := 0; i < 10000; i++ {
 		ct.Start.Append(float64(i) * 0.125)
@@ -314,18 +315,19 @@ func TestFloat32RoundingDoesNotSplitRuns(t *testing.T) {
 		ct.Depth = append(ct.Depth, 0)
 	}
 	lv := buildLevels(ct)[0]
-	w := MergeGapDivisor * 0.1000000001
-	if float64(lv.stand[5]) < w || (0.125-0.025)*MergeGapDivisor >= w {
-		t.Fatalf("the fixture does not straddle float32 rounding: stand %g", lv.stand[5])
-	}
-	spans := collect(lv.Spans(ct, 0, 1250, w))
-	if len(spans) != 1 || spans[0].Count() != 10000 {
-		t.Fatalf("%d spans, want one run of 10000", len(spans))
-	}
-	// Seen from the middle, the run still starts at the first entry.
-	spans = collect(lv.Spans(ct, 600, 700, w))
-	if len(spans) != 1 || spans[0].First != 0 {
-		t.Fatalf("from the middle: %+v", spans)
+	for _, w := range []float64{MergeGapDivisor * 0.1000000001, MergeGapDivisor * 0.1 * 1.001} {
+		if standFloat(lv.stand[5]) < w || (0.125-0.025)*MergeGapDivisor >= w {
+			t.Fatalf("the fixture does not straddle the rounding at %g: stand %g", w, standFloat(lv.stand[5]))
+		}
+		spans := collect(lv.Spans(ct, 0, 1250, w))
+		if len(spans) != 1 || spans[0].Count() != 10000 {
+			t.Fatalf("at %g: %d spans, want one run of 10000", w, len(spans))
+		}
+		// Seen from the middle, the run still starts at the first entry.
+		spans = collect(lv.Spans(ct, 600, 700, w))
+		if len(spans) != 1 || spans[0].First != 0 {
+			t.Fatalf("at %g from the middle: %+v", w, spans)
+		}
 	}
 }
 
@@ -364,4 +366,34 @@ func TestMergedSpansCoverNoVisibleGap(t *testing.T) {
 		t.Fatal("no merged spans at the fitted view: the test checks nothing")
 	}
 	t.Logf("%d merged spans, the largest of %d entries", checked, longest)
+}
+
+// Stand bits are the least bfloat16 not below the value, and comparing them with a width's
+// threshold as integers says what comparing their values with the width says, over values and
+// widths across every order of magnitude, 0, infinities and NaN.
+func TestStandBitsCompareAsTheirValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 16))
+	special := []float64{0, math.Copysign(0, -1), -1, math.Inf(1), math.Inf(-1), math.NaN(), 1 << 24, math.MaxFloat32, math.MaxFloat64}
+	pick := func() float64 {
+		if rng.IntN(8) == 0 {
+			return special[rng.IntN(len(special))]
+		}
+		return math.Pow(10, rng.Float64()*80-40)
+	}
+	for range 200000 {
+		x, w := pick(), pick()
+		b := standBits(x)
+		v := standFloat(b)
+		if !math.IsNaN(x) && x > 0 {
+			if v < x {
+				t.Fatalf("standBits(%g) = %g, below it", x, v)
+			}
+			if below := standFloat(b - 1); b > 0 && below >= x {
+				t.Fatalf("standBits(%g) = %g, but %g is not below it either", x, v, below)
+			}
+		}
+		if got, want := b >= standThreshold(w), v >= w; got != want {
+			t.Fatalf("stand %g (from %g) against width %g: bits say %v, values %v", v, x, w, got, want)
+		}
+	}
 }
