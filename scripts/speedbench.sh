@@ -51,26 +51,26 @@ fi
 
 median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) exit 1; if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
-: >"$tmp/engine"
-: >"$tmp/flamedesk"
+: >"$tmp/engine.ms"
+: >"$tmp/flamedesk.ms"
 for i in $(seq 1 "$runs"); do
   if [ $engine = yes ]; then
     # A fresh process per run: the engine keeps module state from one parse to the next.
     out=$(cd "$refs" && node --max-old-space-size=6000 engine-load.mjs "$file")
     ms=$(printf '%s\n' "$out" | sed -n 's/^ENGINE_LOAD .*"ms":\([0-9.]*\).*/\1/p')
-    echo "$ms" >>"$tmp/engine"
+    echo "$ms" >>"$tmp/engine.ms"
     printf 'run %d: DevTools engine %.0f ms' "$i" "$ms" >&2
   else
     printf 'run %d:' "$i" >&2
   fi
   ms=$("$bin" stats "$file" | sed -n 's/^time: total *\([0-9.]*\) ms$/\1/p')
-  echo "$ms" >>"$tmp/flamedesk"
+  echo "$ms" >>"$tmp/flamedesk.ms"
   printf ', flamedesk %.0f ms\n' "$ms" >&2
 done
 
-fd=$(median <"$tmp/flamedesk")
+fd=$(median <"$tmp/flamedesk.ms")
 if [ $engine = yes ]; then
-  dt=$(median <"$tmp/engine")
+  dt=$(median <"$tmp/engine.ms")
   awk -v dt="$dt" -v fd="$fd" -v goal=$goal -v name="$name" -v runs="$runs" 'BEGIN {
     r = dt / fd
     printf "DevTools engine %.2f s, flamedesk %.3f s: %.1fx (goal %dx; medians of %d runs each)\n", dt/1000, fd/1000, r, goal, runs
