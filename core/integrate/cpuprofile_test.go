@@ -170,29 +170,11 @@ func TestEndRefsGiveTheWrittenDurations(t *testing.T) {
 		if over || track.EndRefs.N == 0 || track.Dur.Len() != 0 {
 			t.Fatalf("over %v, %d ends, %d durations; want the calls' ends alone", over, track.EndRefs.N, track.Dur.Len())
 		}
-		w := walker{p: p, t: track}
-		w.writeDurations()
-		written := &w.t
-		if written.EndRefs.N != 0 || written.Dur.Len() != track.Len() {
-			t.Fatalf("written out: %d ends, %d durations for %d rows", written.EndRefs.N, written.Dur.Len(), track.Len())
-		}
+		checkEnds(t, track, p)
 		negative := 0
 		for i := range track.Len() {
-			a, b := track.DurAt(i), written.DurAt(i)
-			if math.Float64bits(a) != math.Float64bits(b) {
-				t.Fatalf("row %d: %v from the ends, %v written", i, a, b)
-			}
-			if a < 0 {
+			if track.DurAt(i) < 0 {
 				negative++
-			}
-			// EndAt reads the row once for both its start and its end: the same end as the
-			// start plus the written duration, when that is above 0.
-			end := written.StartAt(i)
-			if b > 0 {
-				end += b
-			}
-			if got := track.EndAt(i); math.Float64bits(got) != math.Float64bits(end) {
-				t.Fatalf("row %d: EndAt %v, want %v", i, got, end)
 			}
 		}
 		t.Logf("%d rows, %d negative durations", track.Len(), negative)
@@ -234,7 +216,7 @@ func FuzzProfileTrack(f *testing.F) {
 }
 
 // checkEnds fails t unless a track that keeps its calls' ends (EndRefs) gives the durations the
-// walk would have written out from the model's times.
+// walk would have written out from the model's times, and the ends EndAt reads from them.
 func checkEnds(t *testing.T, tk core.Track, p *core.ProfileModel) {
 	t.Helper()
 	if tk.EndRefs.N == 0 {
@@ -242,9 +224,23 @@ func checkEnds(t *testing.T, tk core.Track, p *core.ProfileModel) {
 	}
 	w := walker{p: p, t: tk}
 	w.writeDurations()
+	written := &w.t
+	if written.EndRefs.N != 0 || written.Dur.Len() != tk.Len() {
+		t.Fatalf("written out: %d ends, %d durations for %d rows", written.EndRefs.N, written.Dur.Len(), tk.Len())
+	}
 	for i := range tk.Len() {
-		if a, b := tk.DurAt(i), w.t.DurAt(i); math.Float64bits(a) != math.Float64bits(b) {
+		a, b := tk.DurAt(i), written.DurAt(i)
+		if math.Float64bits(a) != math.Float64bits(b) {
 			t.Fatalf("row %d: duration %v from its ends, %v written out", i, a, b)
+		}
+		// EndAt reads the row once for both its start and its end: the same end as the start
+		// plus the written duration, when that is above 0.
+		end := written.StartAt(i)
+		if b > 0 {
+			end += b
+		}
+		if got := tk.EndAt(i); math.Float64bits(got) != math.Float64bits(end) {
+			t.Fatalf("row %d: EndAt %v, want %v", i, got, end)
 		}
 	}
 }
