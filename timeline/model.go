@@ -843,9 +843,9 @@ func (sp *spanPlacer) flush() {
 // placeWhole is placeSpan for each of a run of entries on their rows, with times that
 // core.Track.SpansWhole gave, whole µs, on rows that placed only such times before: the running
 // maximum is then a whole µs too, so its offset from the level's base needs no exactness check,
-// and a stand value below 2^24 is its own float32, which standBits then rounds up by its bits. It leaves the first entry of a row, an entry
-// out of start order, an offset past 31 bits and a larger stand value to placeSpan, which gives
-// the same for them. One loop over the run with the columns in locals: a call per entry, and
+// and a stand value from 0 to below 2^24 is its own float32, rounded up to a bfloat16 by its bits
+// as standBits does. It leaves the first entry of a row, an entry out of start order, an offset
+// past 31 bits and any other stand value to placeSpan, which gives the same for them. One loop over the run with the columns in locals: a call per entry, and
 // reloading the columns from p after each write, cost a fifth of the placing.
 func (p *placer) placeWhole(entries, rows []int32, starts, ends []float64) {
 	states, placed, maxEnds, stands := p.rows, p.entries, p.maxEnds, p.stands
