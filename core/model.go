@@ -352,7 +352,13 @@ func (t *Track) DurAt(i int) float64 {
 	if t.EndRefs.N == 0 {
 		return t.Dur.At(i)
 	}
-	return (t.SampleMs(int(t.EndRefs.At(i))) - t.SampleMs(int(t.Refs.At(i)))) * 1000
+	return t.endRefsDur(i, int(t.Refs.At(i)))
+}
+
+// endRefsDur is the duration of row i of a track with EndRefs, whose ref (its first sample) is r:
+// (end ms - start ms) × 1000, as DevTools computes it.
+func (t *Track) endRefsDur(i, r int) float64 {
+	return (t.SampleMs(int(t.EndRefs.At(i))) - t.SampleMs(r)) * 1000
 }
 
 // EndAt is entry i's end, µs: its start plus its duration, or its start alone when the duration
@@ -368,7 +374,7 @@ func (t *Track) EndAt(i int) float64 {
 		} else {
 			start = t.CallStart[r-t.SampleStart.Len()]
 		}
-		dur = (t.SampleMs(int(t.EndRefs.At(i))) - t.SampleMs(r)) * 1000
+		dur = t.endRefsDur(i, r)
 	} else {
 		start, dur = t.StartAt(i), t.DurAt(i)
 	}

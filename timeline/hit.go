@@ -124,7 +124,7 @@ func (m *Model) SpanOf(vp *Viewport, r EntryRef, minWidthPx float64) (level int,
 	}
 	lv := &t.Levels[level]
 	start := t.Core.StartAt(int(r.Entry))
-	if start > vp.End() || entryEnd(t.Core, r.Entry) < vp.Start() {
+	if start > vp.End() || t.Core.EndAt(int(r.Entry)) < vp.Start() {
 		return level, Span{}, false
 	}
 	pos := int32(lv.positionOf(t, r.Entry))

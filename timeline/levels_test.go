@@ -296,7 +296,7 @@ func referenceLevels(ct *core.Track, rows []int32) []refLevel {
 		next[d]++
 		entries[p] = int32(i)
 		starts[p] = ct.StartAt(i)
-		maxEnds[p] = entryEnd(ct, int32(i))
+		maxEnds[p] = referenceEnd(ct, i)
 	}
 	stands := make([]uint16, n)
 	off := 0
@@ -367,6 +367,16 @@ func referenceBF16(v float64) uint16 {
 		cut += 1 << 16
 	}
 	return uint16(cut >> 16)
+}
+
+// referenceEnd is entry i's start plus its duration when that is above 0, from StartAt and DurAt:
+// what core.Track.EndAt must give.
+func referenceEnd(ct *core.Track, i int) float64 {
+	start, dur := ct.StartAt(i), ct.DurAt(i)
+	if dur > 0 {
+		return start + dur
+	}
+	return start
 }
 
 // refLevel is a level as the reference build made it, its running maximum ends as float64s.

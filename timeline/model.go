@@ -209,7 +209,7 @@ func (l *Level) MaxEndAt(ct *core.Track, i int) float64 {
 	if k == noEnd {
 		return math.Inf(-1)
 	}
-	return entryEnd(ct, l.Entries[k])
+	return ct.EndAt(int(l.Entries[k]))
 }
 
 // setMaxEnd sets the running maximum end at position i to runMax, which the entry at position
@@ -234,7 +234,7 @@ func (l *Level) keepLastEnding(ct *core.Track, upto int) {
 	l.lastEnding = last
 	runMax, k := math.Inf(-1), uint32(noEnd)
 	for i := 0; i <= upto; i++ {
-		if end := entryEnd(ct, l.Entries[i]); end > runMax {
+		if end := ct.EndAt(int(l.Entries[i])); end > runMax {
 			runMax, k = end, uint32(i)
 		}
 		last[i] = k
@@ -755,12 +755,7 @@ func newPlacer(ct *core.Track, levels []Level, next []int, entries []int32, maxE
 
 // place places entry i on row d.
 func (p *placer) place(i, d int) {
-	start := p.ct.StartAt(i)
-	end := start
-	if dur := p.ct.DurAt(i); dur > 0 {
-		end = start + dur
-	}
-	p.placeSpan(i, d, start, end)
+	p.placeSpan(i, d, p.ct.StartAt(i), p.ct.EndAt(i))
 }
 
 // placeSpan places entry i, which spans start to end, on row d.
@@ -933,7 +928,7 @@ func (lv *Level) sortByStart(ct *core.Track) {
 	}
 	runMax, last := math.Inf(-1), uint32(noEnd)
 	for k, e := range lv.Entries {
-		start, end := ct.StartAt(int(e)), entryEnd(ct, e)
+		start, end := ct.StartAt(int(e)), ct.EndAt(int(e))
 		prevEnd := runMax
 		if end > runMax {
 			runMax, last = end, uint32(k)
@@ -995,9 +990,6 @@ func roundUp32(x float64) float32 {
 	}
 	return f
 }
-
-// entryEnd is Start+Dur with a missing or negative duration read as 0.
-func entryEnd(ct *core.Track, e int32) float64 { return ct.EndAt(int(e)) }
 
 func (m *Model) computeBounds() {
 	// A trace spans what DevTools says it spans (core.EngineBounds, which the loader put in MinTs
@@ -1113,7 +1105,7 @@ func (m *Model) RowTop(t TrackID, level int) float64 {
 func (m *Model) EntryStart(r EntryRef) float64 { return m.Tracks[r.Track].Core.StartAt(int(r.Entry)) }
 
 // EntryEnd is the end of an entry in µs.
-func (m *Model) EntryEnd(r EntryRef) float64 { return entryEnd(m.Tracks[r.Track].Core, r.Entry) }
+func (m *Model) EntryEnd(r EntryRef) float64 { return m.Tracks[r.Track].Core.EndAt(int(r.Entry)) }
 
 // EntryName is the label of an entry: a ProfileCall's function name ("(anonymous)" when it has
 // none), or a trace event's title as DevTools shows it (EventTitle).

@@ -128,7 +128,7 @@ func (it *SpanIter) Next() (Span, bool) {
 	}
 	if !it.narrow(k) {
 		it.pos = k + 1
-		return Span{Start: start, End: entryEnd(ct, lv.Entries[k]), First: int32(k), Last: int32(k)}, true
+		return Span{Start: start, End: ct.EndAt(int(lv.Entries[k])), First: int32(k), Last: int32(k)}, true
 	}
 	first := k
 	if it.joined(k) {

@@ -55,7 +55,7 @@ func TestVisibleRangeMatchesAScan(t *testing.T) {
 			lv := &tk.Levels[d]
 			first, last := lv.VisibleRange(tk.Core, t0, t1)
 			for p, e := range lv.Entries {
-				in := entryEnd(tk.Core, e) >= t0 && tk.Core.StartAt(int(e)) <= t1
+				in := referenceEnd(tk.Core, int(e)) >= t0 && tk.Core.StartAt(int(e)) <= t1
 				if in != (p >= first && p < last) {
 					t.Fatalf("level %d window [%f, %f]: position %d visible=%v, range [%d, %d)", d, t0, t1, p, in, first, last)
 				}
@@ -195,8 +195,8 @@ func TestSpansCoverEveryVisibleEntryOnce(t *testing.T) {
 			}
 			for p := s.First; p <= s.Last; p++ {
 				e := lv.Entries[p]
-				if tk.Core.StartAt(int(e)) < s.Start || entryEnd(tk.Core, e) > s.End {
-					t.Fatalf("level %d: entry %d [%f, %f] outside its span [%f, %f]", d, p, tk.Core.StartAt(int(e)), entryEnd(tk.Core, e), s.Start, s.End)
+				if tk.Core.StartAt(int(e)) < s.Start || referenceEnd(tk.Core, int(e)) > s.End {
+					t.Fatalf("level %d: entry %d [%f, %f] outside its span [%f, %f]", d, p, tk.Core.StartAt(int(e)), referenceEnd(tk.Core, int(e)), s.Start, s.End)
 				}
 			}
 			next = s.Last + 1
