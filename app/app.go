@@ -325,7 +325,17 @@ func (u *ui) loop(w *gioapp.Window) error {
 			} else {
 				u.frame(gtx)
 			}
+			// Background work (a second file loading, a call tree) waits while the driver renders a
+			// chart: sharing the cores' caches with it made that rendering half as slow again. While
+			// the first file loads, the window draws only its loading card, and the load goes on.
+			pause := u.doc != nil
+			if pause {
+				background.Pause()
+			}
 			e.Frame(gtx.Ops)
+			if pause {
+				background.Resume()
+			}
 			drawn := time.Now()
 			// While the first file loads the window shows only the loading card, redrawn twice a
 			// second: its goroutine can wait for a P, and the spare ones would cost the load CPU.

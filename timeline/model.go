@@ -822,6 +822,7 @@ func (sp *spanPlacer) add(i, d int) bool {
 
 // flush places the queued entries.
 func (sp *spanPlacer) flush() {
+	background.Yield()
 	n := sp.n
 	sp.n = 0
 	entries, rows := sp.entries[:n], sp.rows[:n]
@@ -1350,6 +1351,7 @@ func drawnRowsOf(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, lo, 
 	// entries of a run are walked with its depths beside them.
 	var drawnRun [256]bool
 	for run := lo; run < hi; run += len(drawnRun) {
+		background.Yield()
 		drawn := drawnRun[:min(len(drawnRun), hi-run)]
 		vis.EntriesAt(tr, ct, run, drawn)
 		depths := ct.Depth[run : run+len(drawn)]

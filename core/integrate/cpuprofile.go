@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // profileTrack builds the track of a bare profile (.cpuprofile or JS Self-Profiling), as DevTools'
@@ -216,7 +217,13 @@ func (w *walker) run() {
 	node := none
 	si := lo
 	for ; si < n; si++ {
-		if si&1023 == 1023 && w.ctx.Err() != nil || w.limit.over {
+		if si&1023 == 1023 {
+			background.Yield()
+			if w.ctx.Err() != nil {
+				return
+			}
+		}
+		if w.limit.over {
 			return
 		}
 		t := ms(si)

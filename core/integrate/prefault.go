@@ -36,6 +36,7 @@ func newBlockSource(nodeBits, srcBits uint64) *blockSource {
 	go func() {
 		background.Lower()
 		for {
+			background.Yield()
 			b := newCallBlock(nodeBits, srcBits)
 			touch(b.dur.Off)
 			touch(b.node.Words)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // This file turns a thread's samples into ProfileCalls the way DevTools' SamplesIntegrator does
@@ -266,6 +267,9 @@ func integratePart(ctx context.Context, tr *core.Trace, part walkPart, px *profi
 	var evStack []int32 // open trace events, as indexes into entries
 	ei := 0
 	for steps := 0; ei < len(entries) || si < nSamples; steps++ {
+		if steps&0xfff == 0xfff {
+			background.Yield()
+		}
 		if steps&0xffff == 0xffff {
 			if report != nil {
 				report(0x10000)

@@ -325,7 +325,10 @@ func (w *treeWalk) put(k int, nodePlus1, ref uint64) {
 func (w *treeWalk) run() {
 	ev, t, es, parts := w.ev, w.t, w.es, w.parts
 	read := false
-	for {
+	for step := 1; ; step++ {
+		if step&4095 == 0 {
+			background.Yield()
+		}
 		for w.pi < len(parts) && w.ci >= parts[w.pi].len() {
 			w.pi, w.ci = w.pi+1, 0
 		}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Assembled is one profile as DevTools' SamplesHandler assembles it from the raw chunks, before
@@ -169,6 +170,7 @@ func assemble(ctx context.Context, tr *core.Trace, w *core.Warnings, mem *budget
 	}
 	for i := range c.Len() {
 		if i&1023 == 0 {
+			background.Yield()
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // BuildModel builds DevTools' CPU profile model (CPUProfileDataModel) of one assembled profile.
@@ -189,7 +190,8 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 		}
 		mi := add(it.raw, it.parent)
 		push(it.raw, mi)
-		if len(m.NodeID)&0xffff == 0 {
+		if len(m.NodeID)&0x3fff == 0 {
+			background.Yield()
 			if err := ctx.Err(); err != nil {
 				return m, err
 			}
@@ -303,7 +305,8 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 				unknown++
 			}
 		}
-		if i&0xfffff == 0xfffff {
+		if i&0xffff == 0xffff {
+			background.Yield()
 			if err := ctx.Err(); err != nil {
 				return err
 			}

@@ -64,6 +64,7 @@ func newInflater(ctx context.Context, r *bufio.Reader) (*inflater, error) {
 				in.send(inflated{err: ctx.Err()})
 				return
 			}
+			background.Yield()
 			n, err := readBlock(zr, b)
 			if n > 0 || err != nil {
 				if !in.send(inflated{b: b[:n], err: err}) {

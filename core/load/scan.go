@@ -12,6 +12,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"flamedesk/internal/background"
 )
 
 const (
@@ -154,6 +156,9 @@ func (s *scanner) fill(keep int) (shift int, ok bool) {
 		s.buf = nb
 	}
 	for {
+		// A read is a few hundred KB of parsing apart, a point where the window's frame may
+		// go first.
+		background.Yield()
 		if err := s.ctx.Err(); err != nil {
 			s.err, s.eof = err, true
 			return shift, false
@@ -193,6 +198,7 @@ func (s *scanner) fillBlocks(keep int) (shift int, ok bool) {
 		s.foreign -= keep
 		return s.moved(keep), true
 	}
+	background.Yield()
 	if err := s.ctx.Err(); err != nil {
 		s.err, s.eof = err, true
 		return 0, false

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Flags of the names the loader treats specially. They are interned first, so their StrIDs are
@@ -632,6 +633,11 @@ func (l *loader) firstElementIsObject() bool {
 func (l *loader) event() error {
 	s := l.s
 	l.nEvents++
+	if l.nEvents&255 == 0 {
+		// A file read uncompressed comes a megabyte at a time: the window's frame may go first
+		// between events too (background.Yield), a fraction of a millisecond apart.
+		background.Yield()
+	}
 	f := &l.ev
 	f.eventFields = eventFields{}
 	f.id = f.id[:0]

@@ -22,6 +22,10 @@ func TestLowerOnlyAfterEnableAndOnlyItsThread(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	base := threadNice(t)
 	procs := runtime.GOMAXPROCS(0)
+	// Enable lasts for the process: a run with -count above 1 starts from before it again.
+	enabled.Store(false)
+	workers.Store(0)
+	defer enabled.Store(false)
 
 	got := make(chan int)
 	go func() {

@@ -1,0 +1,75 @@
+// Pausing background work while the window renders a frame.
+//
+// Under a software GL the driver's threads render each frame on the same cores as the background
+// work. A load beside them slows that rendering by a third to a half even when its threads run at
+// the lowest priority: priorities divide the cores' time, not their caches and memory bandwidth,
+// which a load that streams hundreds of megabytes takes over. (On a 2-core VM, gen-trace-large's
+// load made a frame's rendering take 18-26 ms instead of 12-14; busy loops at nice 19 added 3 ms.)
+// So the window pauses background work while it renders, and the work gives way at its next Yield.
+
+package background
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// maxPause bounds one wait in Yield, so that a frame that never ends (a driver that hangs) never
+// stops background work: it then goes on at its usual pace.
+const maxPause = 100 * time.Millisecond
+
+var (
+	paused  atomic.Bool
+	pauseMu sync.Mutex
+	resumed chan struct{} // closed by Resume; nil when not paused
+)
+
+// Pause holds background work at its next Yield until Resume. The window calls it just before
+// rendering a frame. Without Enable (the command-line tools) it does nothing.
+func Pause() {
+	if enabled.Load() {
+		pause()
+	}
+}
+
+func pause() {
+	pauseMu.Lock()
+	if resumed == nil {
+		resumed = make(chan struct{})
+	}
+	paused.Store(true)
+	pauseMu.Unlock()
+}
+
+// Resume lets the work held by Pause go on.
+func Resume() {
+	pauseMu.Lock()
+	if resumed != nil {
+		close(resumed)
+		resumed = nil
+	}
+	paused.Store(false)
+	pauseMu.Unlock()
+}
+
+// Yield waits while the window renders a frame (Pause), at most maxPause; otherwise it returns at
+// once, after one atomic load. Background loops call it every fraction of a millisecond of work,
+// at points where they hold nothing that the window's goroutine may wait for.
+func Yield() {
+	if !paused.Load() {
+		return
+	}
+	pauseMu.Lock()
+	c := resumed
+	pauseMu.Unlock()
+	if c == nil {
+		return
+	}
+	t := time.NewTimer(maxPause)
+	select {
+	case <-c:
+	case <-t.C:
+	}
+	t.Stop()
+}

@@ -1,0 +1,85 @@
+package background
+
+import (
+	"testing"
+	"time"
+)
+
+// yielded starts a goroutine that calls Yield and returns a channel closed when Yield returns.
+func yielded() chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		Yield()
+		close(done)
+	}()
+	return done
+}
+
+// returns reports whether done is closed within d.
+func returns(done chan struct{}, d time.Duration) bool {
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+func TestYieldWaitsForResume(t *testing.T) {
+	if !returns(yielded(), 10*time.Second) {
+		t.Fatal("Yield without a pause did not return")
+	}
+
+	pause()
+	waiting := yielded()
+	// Well below maxPause: a Yield that returned by now did not wait for Resume.
+	if returns(waiting, maxPause/4) {
+		Resume()
+		t.Fatal("Yield returned while paused")
+	}
+	Resume()
+	if !returns(waiting, 10*time.Second) {
+		t.Fatal("Yield did not return after Resume")
+	}
+	if !returns(yielded(), 10*time.Second) {
+		t.Fatal("Yield after Resume did not return")
+	}
+
+	// Pausing twice needs one Resume; resuming twice is harmless.
+	pause()
+	pause()
+	waiting = yielded()
+	Resume()
+	Resume()
+	if !returns(waiting, 10*time.Second) {
+		t.Fatal("Yield did not return after a double pause and Resume")
+	}
+}
+
+func TestYieldWaitsAtMostMaxPause(t *testing.T) {
+	pause()
+	defer Resume()
+	began := time.Now()
+	if !returns(yielded(), 10*time.Second) {
+		t.Fatal("Yield never returned without Resume")
+	}
+	if waited := time.Since(began); waited < maxPause {
+		t.Fatalf("Yield returned after %v without Resume, before maxPause %v", waited, maxPause)
+	}
+}
+
+func TestPauseOnlyAfterEnable(t *testing.T) {
+	was := enabled.Load()
+	enabled.Store(false)
+	defer enabled.Store(was)
+	Pause()
+	defer Resume()
+	if paused.Load() {
+		t.Fatal("Pause before Enable paused")
+	}
+	enabled.Store(true)
+	Pause()
+	if !paused.Load() {
+		t.Fatal("Pause after Enable did not pause")
+	}
+}
