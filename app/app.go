@@ -112,6 +112,7 @@ type loaded struct {
 type ui struct {
 	host     host
 	opts     Options
+	softGL   bool // frames are rendered on the CPU (softwareGL): background work waits for them
 	th       *theme.Theme
 	settings settings
 	config   configDir
@@ -188,7 +189,7 @@ type ui struct {
 }
 
 func newUI(h host, opts Options) *ui {
-	u := &ui{host: h, opts: opts, config: configDir(opts.ConfigDir)}
+	u := &ui{host: h, opts: opts, config: configDir(opts.ConfigDir), softGL: softwareGL()}
 	u.settings = u.config.loadSettings()
 	u.load.Invalidate = h.Invalidate
 	u.ready = newReadyClock(opts.ReadyLog, opts.ExitWhenReady, opts.Started)
@@ -325,10 +326,10 @@ func (u *ui) loop(w *gioapp.Window) error {
 			} else {
 				u.frame(gtx)
 			}
-			// Background work (a second file loading, a call tree) waits while the driver renders a
-			// chart: sharing the cores' caches with it made that rendering half as slow again. While
-			// the first file loads, the window draws only its loading card, and the load goes on.
-			pause := u.doc != nil
+			// Background work (a second file loading) waits while a software GL renders a chart:
+			// sharing the cores' caches with it made that rendering half as slow again. While the
+			// first file loads, the window draws only its loading card, and the load goes on.
+			pause := u.softGL && u.doc != nil
 			if pause {
 				background.Pause()
 			}
