@@ -156,8 +156,8 @@ func (s *scanner) fill(keep int) (shift int, ok bool) {
 		s.buf = nb
 	}
 	for {
-		// A read is a few hundred KB of parsing apart, a point where the window's frame may
-		// go first.
+		// Reads are 256 KB (inflated) to 1 MB of parsing apart: a point where the window's
+		// frame may go first.
 		background.Yield()
 		if err := s.ctx.Err(); err != nil {
 			s.err, s.eof = err, true
