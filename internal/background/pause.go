@@ -10,7 +10,6 @@
 package background
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -19,11 +18,8 @@ import (
 // stops background work: it then goes on at its usual pace.
 const maxPause = 100 * time.Millisecond
 
-var (
-	paused  atomic.Bool
-	pauseMu sync.Mutex
-	resumed chan struct{} // closed by Resume; nil when not paused
-)
+// resumed is closed by Resume; nil when nothing is paused.
+var resumed atomic.Pointer[chan struct{}]
 
 // Pause holds background work at its next Yield until Resume. The window calls it just before
 // rendering a frame. Without Enable (the command-line tools) it does nothing.
@@ -33,42 +29,31 @@ func Pause() {
 	}
 }
 
+// pause is Pause without the check; a pause already on is kept, so that its waiters are released
+// by the next Resume.
 func pause() {
-	pauseMu.Lock()
-	if resumed == nil {
-		resumed = make(chan struct{})
-	}
-	paused.Store(true)
-	pauseMu.Unlock()
+	c := make(chan struct{})
+	resumed.CompareAndSwap(nil, &c)
 }
 
 // Resume lets the work held by Pause go on.
 func Resume() {
-	pauseMu.Lock()
-	if resumed != nil {
-		close(resumed)
-		resumed = nil
+	if c := resumed.Swap(nil); c != nil {
+		close(*c)
 	}
-	paused.Store(false)
-	pauseMu.Unlock()
 }
 
 // Yield waits while the window renders a frame (Pause), at most maxPause; otherwise it returns at
 // once, after one atomic load. Background loops call it every fraction of a millisecond of work,
 // at points where they hold nothing that the window's goroutine may wait for.
 func Yield() {
-	if !paused.Load() {
-		return
-	}
-	pauseMu.Lock()
-	c := resumed
-	pauseMu.Unlock()
+	c := resumed.Load()
 	if c == nil {
 		return
 	}
 	t := time.NewTimer(maxPause)
 	select {
-	case <-c:
+	case <-*c:
 	case <-t.C:
 	}
 	t.Stop()

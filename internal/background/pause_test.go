@@ -74,12 +74,12 @@ func TestPauseOnlyAfterEnable(t *testing.T) {
 	defer enabled.Store(was)
 	Pause()
 	defer Resume()
-	if paused.Load() {
+	if resumed.Load() != nil {
 		t.Fatal("Pause before Enable paused")
 	}
 	enabled.Store(true)
 	Pause()
-	if !paused.Load() {
+	if resumed.Load() == nil {
 		t.Fatal("Pause after Enable did not pause")
 	}
 }
