@@ -3,7 +3,10 @@ package app
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
+
+	"flamedesk/core"
 )
 
 // readyClock measures how long after the process started the window first showed a loaded
@@ -19,6 +22,7 @@ type readyClock struct {
 	loadBegan  time.Time
 	installed  time.Time
 	load       loadTimes
+	stages     []core.StageTime // the load's, as `flamedesk stats` prints them
 	reported   bool
 }
 
@@ -64,6 +68,19 @@ func (r *readyClock) frameDone(u *ui, now time.Time) (exit bool) {
 		"levels %.0f ms, lanes %.0f ms; installed %.0f ms; first chart on screen %.0f ms)\n",
 		ms(now), ms(r.firstFrame), from, ms(r.loadBegan), ms(l.opened), ms(l.mapped), ms(l.model), ms(l.laidOut),
 		ms(r.installed), ms(now))
+	// The load's own stages, timed as `flamedesk stats` times them, tell which of them ran slower
+	// in the window than in stats (the window's other work shares the cores with them).
+	if len(r.stages) > 0 {
+		io.WriteString(r.out, "load stages:")
+		for i, s := range r.stages {
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(r.out, "%s %s %.0f ms", sep, s.Name, float64(s.Dur)/float64(time.Millisecond))
+		}
+		io.WriteString(r.out, "\n")
+	}
 	return r.exit
 }
 
@@ -79,5 +96,8 @@ func (r *readyClock) install(l loaded) {
 	if r != nil && r.installed.IsZero() {
 		r.installed = time.Now()
 		r.load = l.times
+		if l.trace != nil {
+			r.stages = slices.Clone(l.trace.Stats.Stages)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,11 +70,17 @@ func TestReadyAfterTheFirstChart(t *testing.T) {
 		t.Fatalf("no call tree once idle (%q)", h.u.panel.tree.message)
 	}
 
+	readyLine, stagesLine, _ := strings.Cut(log.String(), "\n")
+	readyLine += "\n"
 	m := regexp.MustCompile(`^ready: (\d+) ms after start \(first frame (\d+) ms; load from file (\d+)-(\d+) ms; ` +
 		`source maps (\d+) ms, levels (\d+) ms, lanes (\d+) ms; installed (\d+) ms; first chart on screen (\d+) ms\)\n$`).
-		FindStringSubmatch(log.String())
+		FindStringSubmatch(readyLine)
 	if m == nil {
 		t.Fatalf("ready line %q", log.String())
+	}
+	// The second line gives the load's stages as `flamedesk stats` names them.
+	if !regexp.MustCompile(`^load stages: read \d+ ms, .*tracks: ProfileCalls and trees \d+ ms\n$`).MatchString(stagesLine) {
+		t.Fatalf("no line of the load's stages after the ready line in %q", log.String())
 	}
 	// The load starts with the window, before its first frame; from there the load's stages
 	// follow one another up to the chart on screen, which comes after the first frame too.
