@@ -20,6 +20,9 @@ import (
 	"math"
 	"os"
 	"runtime/metrics"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"flamedesk/core"
@@ -184,6 +187,21 @@ func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error)
 	}
 	t1 := time.Now()
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "assemble", Dur: t1.Sub(t0)})
+	if tr.Kind == core.InputTrace && len(asm) > 1 && modelWorkers() > 1 {
+		err = buildModelsSideBySide(ctx, tr, asm, mem)
+	} else {
+		err = buildModelsInTurn(ctx, tr, asm, mem)
+	}
+	if err != nil {
+		return err
+	}
+	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "model", Dur: time.Since(t1)})
+	return nil
+}
+
+// buildModelsInTurn builds the models one after the other into tr.Profiles, each profile's raw
+// copy let go before the next one is made.
+func buildModelsInTurn(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budget) error {
 	tr.Profiles = make([]core.ProfileModel, 0, len(asm))
 	for i := range asm {
 		asm[i].fill(&tr.Chunks, mem, true)
@@ -195,9 +213,69 @@ func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error)
 			return err
 		}
 		tr.Profiles = append(tr.Profiles, m)
-		asm[i] = Assembled{} // let the raw copy go before the next one is built
+		asm[i] = Assembled{}
 	}
-	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "model", Dur: time.Since(t1)})
+	return nil
+}
+
+// modelWorkers is how many goroutines build a trace's models; a variable so that the tests can
+// compare the builds side by side and in turn on any machine.
+var modelWorkers = background.Workers
+
+// buildModelsSideBySide builds a trace's models on up to modelWorkers() goroutines, the
+// largest profiles first: on a trace of several profiled threads the models were the one stage
+// of a load that left all cores but one idle (80 ms of gen-trace-large's two). A model only reads
+// the trace, and the raw records only the chunks; each model's warnings are kept apart and added
+// in profile order, so that the trace's warnings read as a build in turn leaves them.
+func buildModelsSideBySide(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budget) error {
+	tr.Profiles = make([]core.ProfileModel, len(asm))
+	warnings := make([]core.Warnings, len(asm))
+	errs := make([]error, len(asm))
+	order := make([]int, len(asm))
+	for i := range order {
+		order[i] = i
+	}
+	work := func(i int) int { return len(asm[i].Nodes) + asm[i].sizes.samples }
+	slices.SortStableFunc(order, func(a, b int) int { return work(b) - work(a) })
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range min(modelWorkers(), len(asm)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			background.Lower()
+			for k := int(next.Add(1)) - 1; k < len(order); k = int(next.Add(1)) - 1 {
+				i := order[k]
+				errs[i] = buildOneModel(ctx, tr, &asm[i], &warnings[i], mem, &tr.Profiles[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	for i := range warnings {
+		messages, counts := warnings[i].Entries()
+		for k, m := range messages {
+			tr.Warnings.Add(m, counts[k])
+		}
+	}
+	return nil
+}
+
+// buildOneModel builds the model of a into out, collecting its warnings in w, and lets a's raw
+// copy go; a load over its budget is returned as an error, as on the load's own goroutine.
+func buildOneModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warnings, mem *budget, out *core.ProfileModel) (err error) {
+	defer catchBudget(&err)
+	a.fill(&tr.Chunks, mem, true)
+	m, err := buildModel(ctx, tr, a, w, mem)
+	*a = Assembled{}
+	if err != nil {
+		return err
+	}
+	*out = m
 	return nil
 }
 
