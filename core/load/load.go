@@ -238,15 +238,18 @@ func buildModelsSideBySide(ctx context.Context, tr *core.Trace, asm []Assembled,
 	work := func(i int) int { return len(asm[i].Nodes) + asm[i].sizes.samples }
 	slices.SortStableFunc(order, func(a, b int) int { return work(b) - work(a) })
 	var next atomic.Int32
+	var failed atomic.Bool // a model failed: the load ends with its error, the others are not needed
 	var wg sync.WaitGroup
 	for range min(modelWorkers(), len(asm)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			background.Lower()
-			for k := int(next.Add(1)) - 1; k < len(order); k = int(next.Add(1)) - 1 {
+			for k := int(next.Add(1)) - 1; k < len(order) && !failed.Load(); k = int(next.Add(1)) - 1 {
 				i := order[k]
-				errs[i] = buildOneModel(ctx, tr, &asm[i], &warnings[i], mem, &tr.Profiles[i])
+				if errs[i] = buildOneModel(ctx, tr, &asm[i], &warnings[i], mem, &tr.Profiles[i]); errs[i] != nil {
+					failed.Store(true)
+				}
 			}
 		}()
 	}
