@@ -338,13 +338,20 @@ func (t *Track) StartAt(i int) float64 {
 		return t.Start.At(i)
 	}
 	r := int(t.Refs.At(i))
-	switch {
-	case t.NodePlus1.At(i) == 0:
+	if t.NodePlus1.At(i) == 0 {
 		return t.EventStart.At(r)
-	case r < t.SampleStart.Len():
-		return t.SampleStart.At(r)
 	}
-	return t.CallStart[r-t.SampleStart.Len()]
+	return t.callStart(r)
+}
+
+// callStart is the start of the ProfileCall of a Compact track whose ref is r: a sample's start,
+// or that of a call made from a trace event (CallStart). It is kept small enough for the compiler
+// to inline it into StartAt and EndAt, which the chart calls for every entry it places or draws.
+func (t *Track) callStart(r int) float64 {
+	if n := t.SampleStart.Len(); r >= n {
+		return t.CallStart[r-n]
+	}
+	return t.SampleStart.At(r)
 }
 
 // DurAt is entry i's duration, µs.
@@ -369,12 +376,7 @@ func (t *Track) EndAt(i int) float64 {
 	var start, dur float64
 	if t.EndRefs.N > 0 {
 		r := int(t.Refs.At(i))
-		if r < t.SampleStart.Len() {
-			start = t.SampleStart.At(r)
-		} else {
-			start = t.CallStart[r-t.SampleStart.Len()]
-		}
-		dur = t.endRefsDur(i, r)
+		start, dur = t.callStart(r), t.endRefsDur(i, r)
 	} else {
 		start, dur = t.StartAt(i), t.DurAt(i)
 	}

@@ -841,8 +841,9 @@ func (sp *spanPlacer) flush() {
 // maximum is then a whole µs too, so its offset from the level's base needs no exactness check,
 // and a stand value from 0 to below 2^24 is its own float32, rounded up to a bfloat16 by its bits
 // as standBits does. It leaves the first entry of a row, an entry out of start order, an offset
-// past 31 bits and any other stand value to placeSpan, which gives the same for them. One loop over the run with the columns in locals: a call per entry, and
-// reloading the columns from p after each write, cost a fifth of the placing.
+// past 31 bits and any other stand value to placeSpan, which gives the same for them. One loop
+// over the run with the columns in locals: a call per entry, and reloading the columns from p
+// after each write, cost a fifth of the placing.
 func (p *placer) placeWhole(entries, rows []int32, starts, ends []float64) {
 	states, placed, maxEnds, stands := p.rows, p.entries, p.maxEnds, p.stands
 	rows, starts, ends = rows[:len(entries)], starts[:len(entries)], ends[:len(entries)]
@@ -852,7 +853,7 @@ func (p *placer) placeWhole(entries, rows []int32, starts, ends []float64) {
 		k := r.next
 		prevEnd := r.prevEnd
 		runMax := max(prevEnd, end)
-		off := runMax - r.base // NaN before the first entry and once the level keeps float64s
+		off := runMax - r.base // NaN before the first entry and once the level keeps lastEnding
 		stand := max((start-prevEnd)*MergeGapDivisor, runMax-max(start, prevEnd))
 		if !(off >= 0 && off < 1<<31) || !(stand >= 0 && stand < 1<<24) || start < r.prevStart {
 			p.placeSpan(int(i), d, start, end)

@@ -187,34 +187,10 @@ func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error)
 	}
 	t1 := time.Now()
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "assemble", Dur: t1.Sub(t0)})
-	if tr.Kind == core.InputTrace && len(asm) > 1 && modelWorkers() > 1 {
-		err = buildModelsSideBySide(ctx, tr, asm, mem)
-	} else {
-		err = buildModelsInTurn(ctx, tr, asm, mem)
-	}
-	if err != nil {
+	if err := buildModels(ctx, tr, asm, mem); err != nil {
 		return err
 	}
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "model", Dur: time.Since(t1)})
-	return nil
-}
-
-// buildModelsInTurn builds the models one after the other into tr.Profiles, each profile's raw
-// copy let go before the next one is made.
-func buildModelsInTurn(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budget) error {
-	tr.Profiles = make([]core.ProfileModel, 0, len(asm))
-	for i := range asm {
-		asm[i].fill(&tr.Chunks, mem, true)
-		if tr.Kind != core.InputTrace && !keepRawSamples {
-			dropRawSamples(&tr.Chunks)
-		}
-		m, err := buildModel(ctx, tr, &asm[i], &tr.Warnings, mem)
-		if err != nil {
-			return err
-		}
-		tr.Profiles = append(tr.Profiles, m)
-		asm[i] = Assembled{}
-	}
 	return nil
 }
 
@@ -222,13 +198,27 @@ func buildModelsInTurn(ctx context.Context, tr *core.Trace, asm []Assembled, mem
 // compare the builds side by side and in turn on any machine.
 var modelWorkers = background.Workers
 
-// buildModelsSideBySide builds a trace's models on up to modelWorkers() goroutines, the
-// largest profiles first: on a trace of several profiled threads the models were the one stage
-// of a load that left all cores but one idle (80 ms of gen-trace-large's two). A model only reads
-// the trace, and the raw records only the chunks; each model's warnings are kept apart and added
-// in profile order, so that the trace's warnings read as a build in turn leaves them.
-func buildModelsSideBySide(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budget) error {
+// buildModels builds the model of each assembled profile into tr.Profiles. A trace's profiles
+// are built side by side on up to modelWorkers() goroutines, the largest first: on a trace of
+// several profiled threads the models were the one stage of a load that left all cores but one
+// idle (80 ms of gen-trace-large's two). A model only reads the trace, and a profile's raw copy
+// only the chunks; each model's warnings are kept apart and added in profile order, so that the
+// trace's warnings read as a build in turn leaves them. A bare profile (one model, whose build
+// lets go of the chunks' samples) and a single profile are built on the calling goroutine.
+func buildModels(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budget) error {
 	tr.Profiles = make([]core.ProfileModel, len(asm))
+	workers := 1
+	if tr.Kind == core.InputTrace {
+		workers = min(modelWorkers(), len(asm))
+	}
+	if workers <= 1 {
+		for i := range asm {
+			if err := buildOneModel(ctx, tr, &asm[i], &tr.Warnings, mem, &tr.Profiles[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	warnings := make([]core.Warnings, len(asm))
 	errs := make([]error, len(asm))
 	order := make([]int, len(asm))
@@ -240,7 +230,7 @@ func buildModelsSideBySide(ctx context.Context, tr *core.Trace, asm []Assembled,
 	var next atomic.Int32
 	var failed atomic.Bool // a model failed: the load ends with its error, the others are not needed
 	var wg sync.WaitGroup
-	for range min(modelWorkers(), len(asm)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -269,10 +259,14 @@ func buildModelsSideBySide(ctx context.Context, tr *core.Trace, asm []Assembled,
 }
 
 // buildOneModel builds the model of a into out, collecting its warnings in w, and lets a's raw
-// copy go; a load over its budget is returned as an error, as on the load's own goroutine.
+// copy go before the next profile's is made; a load over its budget is returned as an error, as
+// on the load's own goroutine.
 func buildOneModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warnings, mem *budget, out *core.ProfileModel) (err error) {
 	defer catchBudget(&err)
 	a.fill(&tr.Chunks, mem, true)
+	if tr.Kind != core.InputTrace && !keepRawSamples {
+		dropRawSamples(&tr.Chunks)
+	}
 	m, err := buildModel(ctx, tr, a, w, mem)
 	*a = Assembled{}
 	if err != nil {

@@ -104,7 +104,7 @@ func TestModelsSideBySideOverBudget(t *testing.T) {
 		t.Fatalf("assemble: %d profiles, %v", len(asm), err)
 	}
 	withModelWorkers(2, func() {
-		err = buildModelsSideBySide(context.Background(), tr, asm, &budget{limit: 1 << 20, why: "test"})
+		err = buildModels(context.Background(), tr, asm, &budget{limit: 1 << 20, why: "test"})
 	})
 	if !errors.Is(err, ErrMemoryBudget) {
 		t.Fatalf("want the memory budget's error, got %v", err)
