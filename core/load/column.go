@@ -142,3 +142,87 @@ func takeSparse[T comparable, S any](c *column[T], b *budget, pair func(k int32,
 	*c = column[T]{}
 	return out
 }
+
+// each calls fn with each element from index from up to to, and its index.
+func (c *column[T]) each(from, to int, fn func(k int, v T)) {
+	k := 0
+	visit := func(blk []T) {
+		for i := max(from-k, 0); i < min(to-k, len(blk)); i++ {
+			fn(k+i, blk[i])
+		}
+		k += len(blk)
+	}
+	for _, blk := range c.full {
+		visit(blk)
+	}
+	visit(c.cur)
+}
+
+// reset empties the column, keeping its last block to fill again.
+func (c *column[T]) reset(b *budget) {
+	var zero T
+	size := int64(unsafe.Sizeof(zero))
+	for i, blk := range c.full {
+		b.release(int64(cap(blk)) * size)
+		c.full[i] = nil
+	}
+	c.full, c.cur, c.n = c.full[:0], c.cur[:0], 0
+}
+
+// bytes returns the args kept at s.
+func (a *argsArena) bytes(s core.Span) []byte {
+	blk := a.first
+	if n := s.Off >> core.ArgsBlockShift; n > 0 {
+		blk = a.more[n-1]
+	}
+	off := s.Off & (core.ArgsBlockSize - 1)
+	return blk[off : off+s.Len]
+}
+
+// reset empties the arena, keeping its first block.
+func (a *argsArena) reset(b *budget) {
+	for _, blk := range a.more {
+		b.release(int64(cap(blk)))
+	}
+	a.first, a.more = a.first[:0], nil
+}
+
+// reset empties the columns, keeping a block of each to fill again (a lane's, split.go).
+func (c *eventColumns) reset(b *budget) {
+	c.ph.reset(b)
+	c.name.reset(b)
+	c.cat.reset(b)
+	c.ts.reset(b)
+	c.dur.reset(b)
+	c.thread.reset(b)
+	c.args.reset(b)
+	c.arena.reset(b)
+	c.sampleTraceID.reset(b)
+	c.snapshots = c.snapshots[:0]
+}
+
+// pushAll appends vs.
+func (c *column[T]) pushAll(b *budget, vs []T) {
+	for len(vs) > 0 {
+		if len(c.cur) == cap(c.cur) {
+			c.next(b)
+		}
+		n := min(len(vs), cap(c.cur)-len(c.cur))
+		c.cur = append(c.cur, vs[:n]...)
+		vs = vs[n:]
+	}
+}
+
+// appendFirst appends the first n elements of src.
+func (c *column[T]) appendFirst(b *budget, src *column[T], n int) {
+	for _, blk := range src.full {
+		if n <= 0 {
+			return
+		}
+		c.pushAll(b, blk[:min(n, len(blk))])
+		n -= len(blk)
+	}
+	if n > 0 {
+		c.pushAll(b, src.cur[:min(n, len(src.cur))])
+	}
+}

@@ -28,6 +28,12 @@ func fuzzLoad(t *testing.T, data []byte) {
 }
 
 func FuzzTrace(f *testing.F) {
+	traceSeeds(f)
+	f.Fuzz(fuzzLoad)
+}
+
+// traceSeeds adds FuzzTrace's seeds.
+func traceSeeds(f *testing.F) {
 	// Small seeds keep the fuzzer fast: it minimizes every input that finds new coverage.
 	f.Add(fixtures.ReadHead(f, 6<<10, "fixtures", "upstream", "speedscope-chrome141-no-arg-data.json"))
 	f.Add(fixtures.ReadHead(f, 4<<10, "fixtures", "upstream", "firefox-profiler-chrome-trace-issue-5429.json.gz"))
@@ -49,7 +55,6 @@ func FuzzTrace(f *testing.F) {
 		`{"ph":"O","name":"Screenshot","ts":3,"id":null,"args":{"snapshot":"QUJD"}}]`))
 	// A screenshot long enough to be kept decoded (keepSnapshot), after a member to skip.
 	f.Add([]byte(screenshotTrace(`{"frame":{"a":[1,"}"]},"snapshot":"` + strings.Repeat("QUJD", minSnapshotText/4) + `","source_id":"0x2"}`)))
-	f.Fuzz(fuzzLoad)
 }
 
 func FuzzCPUProfile(f *testing.F) {

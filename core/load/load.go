@@ -105,7 +105,7 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 	mem := newBudget(size, gz)
 	defer paceGC()()
 	l := newLoader(ctx, src, mem)
-	l.takeLater = true
+	l.takeLater, l.gzip = true, gz
 	if err := readAll(l); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr

@@ -806,7 +806,12 @@ func (l *loader) positionTicks(n int) error {
 	if len(c.Positions) > off {
 		c.NodeTicks = setSpan(l.mem, c.NodeTicks, n, core.Span{Off: uint32(off), Len: uint32(len(c.Positions) - off)})
 	} else if n < len(c.NodeTicks) {
+		// A repeated "positionTicks" that is empty: the node has none after all, and NodeTicks
+		// still ends after the last node that has some.
 		c.NodeTicks[n] = core.Span{}
+		for len(c.NodeTicks) > 0 && c.NodeTicks[len(c.NodeTicks)-1] == (core.Span{}) {
+			c.NodeTicks = c.NodeTicks[:len(c.NodeTicks)-1]
+		}
 	}
 	return nil
 }

@@ -1223,3 +1223,63 @@ func grow[T any](b *budget, s []T, n int) []T {
 	b.release(int64(cap(s)) * size)
 	return ns
 }
+
+// over makes b, which starts at stream offset base, the scanner's whole input: a segment of the
+// event array that a lane parses, or one event read again (see split.go). b is read in place.
+func (s *scanner) over(b []byte, base int64) {
+	*s = scanner{ctx: s.ctx, mem: s.mem, str: s.str, badUTF8: s.badUTF8, capOut: s.capOut[:0],
+		buf: b, end: len(b), base: base, eof: true}
+}
+
+// rewind moves the scanner back to stream offset at, whose bytes up to the window's next unread
+// one are prefix: reading goes on there, then with the window and the rest of the source.
+func (s *scanner) rewind(prefix []byte, at int64) {
+	tail := s.buf[s.pos:s.end]
+	n := len(prefix) + len(tail)
+	var nb []byte
+	if s.blocks != nil {
+		// All of it counts as bytes from before the block (foreign), which fillBlocks stitches
+		// the next ones behind; the block's unread rest, if any, follows the window as before.
+		foreign := len(prefix) + max(s.foreign-s.pos, 0)
+		nb = makeSlice[byte](s.mem, n, n)
+		s.mem.release(int64(cap(s.stitch)))
+		s.stitch, s.foreign = nb, foreign
+	} else {
+		nb = makeSlice[byte](s.mem, n, n+readSize)
+		s.mem.release(int64(len(s.buf)))
+		nb = nb[:cap(nb)]
+	}
+	copy(nb[copy(nb, prefix):], tail)
+	s.buf, s.pos, s.end, s.base = nb, 0, n, at
+	s.capOn, s.capLazy = false, false
+}
+
+// hideEnd undoes the sight of the input's end when it was reached by reading ahead (split.go looks
+// for a cut): the end shows again when the parser asks for more, where a read in one pass sees it,
+// so that errors and warnings read the same.
+func (s *scanner) hideEnd() {
+	if !s.eof {
+		return
+	}
+	end := endedSource{err: s.err}
+	s.src, s.eof, s.err = end, false, nil
+	if s.blocks != nil {
+		s.blocks = end
+	}
+}
+
+// endedSource is the source of a scanner whose input has ended, with err (nil: io.EOF).
+type endedSource struct{ err error }
+
+func (e endedSource) Read([]byte) (int, error) { return 0, e.end() }
+
+func (e endedSource) nextBlock() ([]byte, error) { return nil, e.end() }
+
+func (e endedSource) releaseBlock([]byte) {}
+
+func (e endedSource) end() error {
+	if e.err != nil {
+		return e.err
+	}
+	return io.EOF
+}

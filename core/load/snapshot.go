@@ -155,6 +155,12 @@ func (l *loader) keepSnapshot(args []byte, event int) (core.Span, bool) {
 	if !split {
 		return e.arena.add(l.mem, args)
 	}
+	return l.keepSplit(image, rest, event)
+}
+
+// keepSplit keeps a Screenshot's image apart from the rest of its args.
+func (l *loader) keepSplit(image, rest []byte, event int) (core.Span, bool) {
+	e := &l.cols
 	at, ok := e.arena.add(l.mem, image)
 	if !ok {
 		return core.Span{}, false

@@ -159,6 +159,9 @@ type loader struct {
 	w            counts
 	// image and argsRest are splitSnapshot's scratch.
 	image, argsRest []byte
+	// lane is set on a loader that parses a segment of the event array for a lane (split.go).
+	lane *laneState
+	gzip bool // the input is inflated as it is read
 }
 
 // counts are warnings counted during the hot loop and turned into messages at the end.
@@ -261,11 +264,17 @@ type chunkMark struct {
 }
 
 func newLoader(ctx context.Context, src io.Reader, mem *budget) *loader {
+	l := newTables(ctx, mem)
+	l.s = newScanner(ctx, src, nil, mem)
+	return l
+}
+
+// newTables returns a loader without its scanner.
+func newTables(ctx context.Context, mem *budget) *loader {
 	tr := &core.Trace{Strings: core.NewStrings()}
 	l := &loader{
 		ctx:      ctx,
 		mem:      mem,
-		s:        newScanner(ctx, src, nil, mem),
 		tr:       tr,
 		strs:     tr.Strings,
 		ch:       &tr.Chunks,
@@ -283,6 +292,7 @@ func newLoader(ctx context.Context, src io.Reader, mem *budget) *loader {
 		}
 		l.nameFlags[id] |= n.flags
 	}
+	l.beginPending()
 	return l
 }
 
@@ -360,8 +370,18 @@ func (l *loader) afterDocument() error {
 func (l *loader) eventArray() error {
 	s := l.s
 	s.pos++ // '['
+	sp := l.newSplitter()
+	defer sp.close()
 	for {
 		c, ok := s.peek()
+		if sp != nil {
+			if again, err := sp.step(ok && c == '{'); err != nil || again {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		if !ok {
 			return l.inputEnded(false)
 		}
@@ -632,6 +652,9 @@ func (l *loader) firstElementIsObject() bool {
 // event decodes one event object into the columns (or, for profile events, into Chunks).
 func (l *loader) event() error {
 	s := l.s
+	if l.lane != nil {
+		l.lane.begin(l)
+	}
 	l.nEvents++
 	if l.nEvents&255 == 0 {
 		// A file read uncompressed comes a megabyte at a time: the window's frame may go first
@@ -1074,6 +1097,9 @@ func (l *loader) commitEvent() {
 	f := &l.ev
 	fl := l.flags(f.name)
 	if fl&(flagProfile|flagChunk|flagWhole) != 0 {
+		if l.lane != nil {
+			l.lane.record(l)
+		}
 		kind := core.ChunkData
 		switch {
 		case fl&flagProfile != 0:
@@ -1212,6 +1238,10 @@ func (l *loader) commitEvent() {
 
 // metadata applies thread_name, process_name and the sort indexes.
 func (l *loader) metadata(f *event, th core.ThreadID, fl uint16) {
+	if l.lane != nil {
+		l.lane.logMetadata(l, f, th, fl)
+		return
+	}
 	t := &l.tr.Threads[th]
 	switch {
 	case fl&flagThreadName != 0 && f.hasArgName:
