@@ -23,14 +23,19 @@ func loadFixture(t *testing.T, elems ...string) *core.Trace {
 	return tr
 }
 
-// TestEveryFixtureLoads loads every shared fixture, checks the invariants, and that the kind
-// follows from the content.
-func TestEveryFixtureLoads(t *testing.T) {
+// everyFixture lists the shared fixtures, upstream and generated.
+func everyFixture(t *testing.T) []string {
 	var files []string
 	for _, dir := range []string{"upstream", "generated"} {
 		files = append(files, fixtures.Glob(t, filepath.Join("fixtures", dir, "*"))...)
 	}
-	for _, path := range files {
+	return files
+}
+
+// TestEveryFixtureLoads loads every shared fixture, checks the invariants, and that the kind
+// follows from the content.
+func TestEveryFixtureLoads(t *testing.T) {
+	for _, path := range everyFixture(t) {
 		name := filepath.Base(path)
 		if name == "gen-trace-large.json.gz" && raceEnabled {
 			continue // 238 MB under the race detector: the benchmarks cover it

@@ -184,7 +184,8 @@ type splitter struct {
 	retryAt int64
 }
 
-// newSplitter returns a splitter for l's event array, or nil when there is one core.
+// newSplitter returns a splitter for l's event array, or nil when laneCount says to read it in
+// one pass.
 func (l *loader) newSplitter() *splitter {
 	n := laneCount(l.gzip)
 	if n < 2 || l.lane != nil {

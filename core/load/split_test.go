@@ -14,7 +14,6 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"flamedesk/core"
-	"flamedesk/internal/fixtures"
 )
 
 // withLanes runs f with the event array cut into segments of at least least and at most most
@@ -96,11 +95,7 @@ func compareSplit(t *testing.T, data []byte) {
 // from a few events to many: the traces must be the same, string and thread ids, event indexes
 // and warnings included.
 func TestSplitAsOnePass(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"upstream", "generated"} {
-		files = append(files, fixtures.Glob(t, filepath.Join("fixtures", dir, "*"))...)
-	}
-	for _, path := range files {
+	for _, path := range everyFixture(t) {
 		name := filepath.Base(path)
 		if strings.Contains(name, "large") {
 			continue
