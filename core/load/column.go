@@ -226,3 +226,18 @@ func (c *column[T]) appendFirst(b *budget, src *column[T], n int) {
 		c.pushAll(b, src.cur[:min(n, len(src.cur))])
 	}
 }
+
+// appendMapped appends table[v] for each of the first n elements v of src.
+func appendMapped[T ~uint32](b *budget, dst, src *column[T], n int, table []T) {
+	for i := 0; i <= len(src.full) && n > 0; i++ {
+		blk := src.cur
+		if i < len(src.full) {
+			blk = src.full[i]
+		}
+		blk = blk[:min(n, len(blk))]
+		for _, v := range blk {
+			dst.push(b, table[v])
+		}
+		n -= len(blk)
+	}
+}

@@ -464,9 +464,9 @@ func (sp *splitter) mergeEvents(ln *lane, n int) {
 	e.ts.appendFirst(l.mem, &we.ts, n)
 	e.dur.appendFirst(l.mem, &we.dur, n)
 	e.sampleTraceID.appendFirst(l.mem, &we.sampleTraceID, n)
-	we.name.each(0, n, func(_ int, v core.StrID) { e.name.push(l.mem, ln.strMap[v]) })
-	we.cat.each(0, n, func(_ int, v core.StrID) { e.cat.push(l.mem, ln.strMap[v]) })
-	we.thread.each(0, n, func(_ int, v core.ThreadID) { e.thread.push(l.mem, ln.thrMap[v]) })
+	appendMapped(l.mem, &e.name, &we.name, n, ln.strMap)
+	appendMapped(l.mem, &e.cat, &we.cat, n, ln.strMap)
+	appendMapped(l.mem, &e.thread, &we.thread, n, ln.thrMap)
 	snaps, snap := we.snapshots, 0
 	at := e.args.Len() // where the lane's event 0 goes
 	we.args.each(0, n, func(k int, span core.Span) {
