@@ -34,10 +34,13 @@ var (
 // its segment until it is merged. None on one core, and none for gzip on two: inflating keeps a
 // core half busy, and what is left does not pay for the merge. (gen-trace-medium-reload on 2
 // cores, medians of 21 runs of the read stage: from the JSON itself 126 ms in one pass, 86 ms
-// split; from gzip 100 ms in one pass, 100-115 ms split.) Tests set it.
+// split; from gzip 100 ms in one pass, 100-115 ms split.) None either beside a window that shows
+// a document: the lanes would take the cores its frames need (framebench's second load of
+// gen-trace-large uncompressed: p95 26-29 ms while loading, against 24-28 in one pass). Tests set
+// it.
 var laneCount = func(gzip bool) int {
 	n := background.Workers()
-	if n < 2 || (gzip && n < 3) {
+	if n < 2 || (gzip && n < 3) || background.Interactive() {
 		return 0
 	}
 	return n + 1

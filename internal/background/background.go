@@ -22,8 +22,9 @@ const niceness = 10
 const spareProcs = 2
 
 var (
-	enabled atomic.Bool
-	workers atomic.Int32
+	enabled     atomic.Bool
+	workers     atomic.Int32
+	interactive atomic.Bool
 )
 
 // Enable turns Lower on for the rest of the process and raises GOMAXPROCS by spareProcs, keeping
@@ -46,6 +47,7 @@ func KeepSpares(keep bool) {
 	if !enabled.Load() {
 		return
 	}
+	interactive.Store(keep)
 	n := int(workers.Load())
 	if keep {
 		n += spareProcs
@@ -54,6 +56,11 @@ func KeepSpares(keep bool) {
 		runtime.GOMAXPROCS(n)
 	}
 }
+
+// Interactive reports whether the window shows a document (KeepSpares(true)): work that could
+// take every core to finish sooner, such as a second file's load, should then leave the window
+// what it needs to stay fluid.
+func Interactive() bool { return interactive.Load() }
 
 // Workers is how many goroutines a pool of CPU-bound work should start: GOMAXPROCS, less the Ps
 // that Enable set aside for the window.

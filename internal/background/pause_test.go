@@ -1,6 +1,7 @@
 package background
 
 import (
+	"runtime"
 	"testing"
 	"time"
 )
@@ -81,5 +82,28 @@ func TestPauseOnlyAfterEnable(t *testing.T) {
 	Pause()
 	if resumed.Load() == nil {
 		t.Fatal("Pause after Enable did not pause")
+	}
+}
+
+// TestInteractiveFollowsKeepSpares: a window that shows a document (KeepSpares(true)) is
+// interactive, one that draws only its loading card is not, and the tools (no Enable) never are.
+func TestInteractiveFollowsKeepSpares(t *testing.T) {
+	was, procs := enabled.Load(), runtime.GOMAXPROCS(0)
+	defer func() { enabled.Store(was); interactive.Store(false); runtime.GOMAXPROCS(procs) }()
+	workers.Store(int32(procs))
+	enabled.Store(false)
+	interactive.Store(false)
+	KeepSpares(true)
+	if Interactive() {
+		t.Fatal("interactive before Enable")
+	}
+	enabled.Store(true)
+	KeepSpares(true)
+	if !Interactive() {
+		t.Fatal("not interactive with a document shown")
+	}
+	KeepSpares(false)
+	if Interactive() {
+		t.Fatal("interactive while only the loading card is drawn")
 	}
 }
