@@ -1,6 +1,7 @@
 package load
 
 import (
+	"iter"
 	"math"
 	"unsafe"
 
@@ -143,19 +144,21 @@ func takeSparse[T comparable, S any](c *column[T], b *budget, pair func(k int32,
 	return out
 }
 
-// each calls fn with each element from index from up to to, and its index.
-func (c *column[T]) each(from, to int, fn func(k int, v T)) {
-	k := 0
-	visit := func(blk []T) {
-		for i := max(from-k, 0); i < min(to-k, len(blk)); i++ {
-			fn(k+i, blk[i])
+// prefix yields the blocks that hold the first n elements, the last one cut to end at n.
+func (c *column[T]) prefix(n int) iter.Seq[[]T] {
+	return func(yield func([]T) bool) {
+		for i := 0; i <= len(c.full) && n > 0; i++ {
+			blk := c.cur
+			if i < len(c.full) {
+				blk = c.full[i]
+			}
+			blk = blk[:min(n, len(blk))]
+			n -= len(blk)
+			if !yield(blk) {
+				return
+			}
 		}
-		k += len(blk)
 	}
-	for _, blk := range c.full {
-		visit(blk)
-	}
-	visit(c.cur)
 }
 
 // reset empties the column, keeping its last block to fill again.
@@ -215,29 +218,16 @@ func (c *column[T]) pushAll(b *budget, vs []T) {
 
 // appendFirst appends the first n elements of src.
 func (c *column[T]) appendFirst(b *budget, src *column[T], n int) {
-	for _, blk := range src.full {
-		if n <= 0 {
-			return
-		}
-		c.pushAll(b, blk[:min(n, len(blk))])
-		n -= len(blk)
-	}
-	if n > 0 {
-		c.pushAll(b, src.cur[:min(n, len(src.cur))])
+	for blk := range src.prefix(n) {
+		c.pushAll(b, blk)
 	}
 }
 
 // appendMapped appends table[v] for each of the first n elements v of src.
 func appendMapped[T ~uint32](b *budget, dst, src *column[T], n int, table []T) {
-	for i := 0; i <= len(src.full) && n > 0; i++ {
-		blk := src.cur
-		if i < len(src.full) {
-			blk = src.full[i]
-		}
-		blk = blk[:min(n, len(blk))]
+	for blk := range src.prefix(n) {
 		for _, v := range blk {
 			dst.push(b, table[v])
 		}
-		n -= len(blk)
 	}
 }

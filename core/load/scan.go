@@ -1225,7 +1225,7 @@ func grow[T any](b *budget, s []T, n int) []T {
 }
 
 // over makes b, which starts at stream offset base, the scanner's whole input: a segment of the
-// event array that a lane parses, or one event read again (see split.go). b is read in place.
+// event array that a lane parses (split.go). b is read in place.
 func (s *scanner) over(b []byte, base int64) {
 	*s = scanner{ctx: s.ctx, mem: s.mem, str: s.str, badUTF8: s.badUTF8, capOut: s.capOut[:0],
 		buf: b, end: len(b), base: base, eof: true}
@@ -1238,8 +1238,8 @@ func (s *scanner) rewind(prefix []byte, at int64) {
 	n := len(prefix) + len(tail)
 	var nb []byte
 	if s.blocks != nil {
-		// All of it counts as bytes from before the block (foreign), which fillBlocks stitches
-		// the next ones behind; the block's unread rest, if any, follows the window as before.
+		// The window becomes a stitch: the prefix and the unread bytes from before the block
+		// are foreign, the rest is the block's, whose unread rest (if any) follows as before.
 		foreign := len(prefix) + max(s.foreign-s.pos, 0)
 		nb = makeSlice[byte](s.mem, n, n)
 		s.mem.release(int64(cap(s.stitch)))

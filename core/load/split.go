@@ -18,6 +18,7 @@ package load
 import (
 	"bytes"
 	"math"
+	"unsafe"
 
 	"flamedesk/core"
 	"flamedesk/internal/background"
@@ -78,7 +79,7 @@ type laneMark struct {
 	from, ordinal         int64
 	strs, threads, frames int
 	events, asyncIDs      int
-	snaps, metas, records int
+	metas, records        int
 	counts                counts
 	badUTF8               int
 	minTs, maxTs          float64
@@ -114,7 +115,7 @@ func (ls *laneState) mark(l *loader) laneMark {
 	m := laneMark{
 		from: ls.from, ordinal: ls.ordinal,
 		strs: ls.strs, threads: len(l.tr.Threads), frames: ls.frames,
-		events: l.cols.ts.Len(), asyncIDs: len(l.tr.Events.AsyncIDs), snaps: len(l.cols.snapshots),
+		events: l.cols.ts.Len(), asyncIDs: len(l.tr.Events.AsyncIDs),
 		metas: len(ls.meta), records: l.ch.Len(),
 		counts: l.w, badUTF8: ls.badUTF8, minTs: l.minTs, maxTs: l.maxTs,
 	}
@@ -221,7 +222,7 @@ func (sp *splitter) close() {
 	sp.busy = nil
 	for _, ln := range sp.all {
 		close(ln.run)
-		ln.l.releaseLane()
+		ln.l.cols.reset(ln.l.mem)
 	}
 	sp.all, sp.idle = nil, nil
 }
@@ -354,7 +355,7 @@ func (ln *lane) load(b []byte, base int64) {
 	if l.strs.Len() > laneMaxStrings || len(l.tr.Threads) > laneMaxThreads || len(l.tr.Frames) > laneMaxFrames {
 		fresh := newTables(l.ctx, l.mem)
 		fresh.s, fresh.lane = l.s, l.lane
-		l.releaseLane()
+		l.cols.reset(l.mem)
 		l.frameMemo.drop(l.mem)
 		*l = *fresh
 		ln.strMap, ln.thrMap, ln.frameMap = ln.strMap[:0], ln.thrMap[:0], ln.frameMap[:0]
@@ -472,22 +473,26 @@ func (sp *splitter) mergeEvents(ln *lane, n int) {
 	appendMapped(l.mem, &e.thread, &we.thread, n, ln.thrMap)
 	snaps, snap := we.snapshots, 0
 	at := e.args.Len() // where the lane's event 0 goes
-	we.args.each(0, n, func(k int, span core.Span) {
-		if span.Len > 0 {
-			args := we.arena.bytes(span)
-			var ok bool
-			if snap < len(snaps) && int(snaps[snap].Event) == k {
-				span, ok = l.keepSplit(we.arena.bytes(snaps[snap].Span), args, at+k)
-				snap++
-			} else {
-				span, ok = e.arena.add(l.mem, args)
+	k := 0
+	for blk := range we.args.prefix(n) {
+		for _, span := range blk {
+			if span.Len > 0 {
+				args := we.arena.bytes(span)
+				var ok bool
+				if snap < len(snaps) && int(snaps[snap].Event) == k {
+					span, ok = l.keepSplit(we.arena.bytes(snaps[snap].Span), args, at+k)
+					snap++
+				} else {
+					span, ok = e.arena.add(l.mem, args)
+				}
+				if !ok {
+					l.w.argsArenaFull++
+				}
 			}
-			if !ok {
-				l.w.argsArenaFull++
-			}
+			e.args.push(l.mem, span)
+			k++
 		}
-		e.args.push(l.mem, span)
-	})
+	}
 }
 
 // add adds c, counted by a lane on events from the load's event first on, to w.
@@ -511,17 +516,7 @@ func (w *counts) add(c counts, first int) {
 	w.farEnd += c.farEnd
 }
 
-// internString interns str on the load's loader, charged as internBytes does.
+// internString interns str on the load's loader, as internBytes does (the table copies it).
 func (l *loader) internString(str string) core.StrID {
-	n := l.strs.Len()
-	id := l.strs.Intern(str)
-	if l.strs.Len() > n {
-		l.mem.charge(int64(len(str)) + stringOverhead)
-	}
-	return id
-}
-
-// releaseLane gives back the budget of a lane loader's columns.
-func (l *loader) releaseLane() {
-	l.cols.reset(l.mem)
+	return l.internBytes(unsafe.Slice(unsafe.StringData(str), len(str)))
 }
