@@ -14,6 +14,7 @@ import (
 	"image"
 	"io"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	gioapp "gioui.org/app"
@@ -37,6 +38,7 @@ import (
 	"flamedesk/core/pipeline"
 	"flamedesk/core/sourcemap"
 	"flamedesk/internal/background"
+	"flamedesk/render"
 	"flamedesk/timeline"
 )
 
@@ -117,7 +119,9 @@ type ui struct {
 	settings settings
 	config   configDir
 
-	load         task.Future[loaded]
+	load task.Future[loaded]
+	// rest places the rows of the shown model that its first view left out (Model.PlaceRest).
+	rest         task.Future[struct{}]
 	loadSrc      Source
 	loadProgress *core.Progress
 	loading      bool
@@ -182,6 +186,11 @@ type ui struct {
 	swapPending *cacheReopen
 	swapRetry   *time.Timer
 
+	// chartView is the height in pixels of the chart's content while a document is shown, as
+	// the last frame laid it out: the first view a load builds its model for. 0 before the
+	// first frame. Loading goroutines read it.
+	chartView atomic.Int64
+
 	stats     *frameStats
 	ready     *readyClock
 	lastFrame time.Time
@@ -192,6 +201,7 @@ func newUI(h host, opts Options) *ui {
 	u := &ui{host: h, opts: opts, config: configDir(opts.ConfigDir), softGL: softwareGL()}
 	u.settings = u.config.loadSettings()
 	u.load.Invalidate = h.Invalidate
+	u.rest.Invalidate = h.Invalidate
 	u.ready = newReadyClock(opts.ReadyLog, opts.ExitWhenReady, opts.Started)
 	opts.Later.setInvalidate(h.Invalidate)
 	if !opts.Blank {
@@ -255,6 +265,7 @@ func (u *ui) open(src Source) {
 	mapsDir := u.sourceMapsDir(src)
 	generated := u.settings.GeneratedNames
 	heap := &u.heap
+	chartView := &u.chartView
 	u.ready.began()
 	u.load.Start(func(ctx context.Context) (loaded, error) {
 		heap.loadBegan()
@@ -262,6 +273,7 @@ func (u *ui) open(src Source) {
 		began := time.Now()
 		// Each thread's track is laid out as soon as it is built, while the others still are.
 		pre := timeline.NewPrelayout(ctx)
+		pre.DeferRows()
 		defer pre.Close()
 		pre.Hook(p)
 		tr, err := load(ctx, src, p)
@@ -283,7 +295,8 @@ func (u *ui) open(src Source) {
 		// thirds fewer page faults, and on the 2-core VM a layout of 4.5-5 s instead of 7.6-14 s
 		// at load average 20.
 		runtime.GC()
-		m, err := pre.Model(ctx, tr, p)
+		// The rows the chart's first view shows are placed now, the others once it is shown.
+		m, err := pre.Model(ctx, tr, p, float64(chartView.Load()))
 		if err != nil {
 			return loaded{}, err
 		}
@@ -309,6 +322,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 				u.swapRetry.Stop()
 			}
 			u.load.Cancel()
+			u.rest.Cancel()
 			u.search.Cancel()
 			u.panel.tree.build.Cancel()
 			u.panel.compare.cancel()
@@ -389,6 +403,9 @@ func (u *ui) poll() {
 	if path, err, ok := u.dialog.Poll(); ok {
 		u.dialogDone(path, err)
 	}
+	if _, _, ok := u.rest.Poll(); ok {
+		u.chart.invalidate() // the hatched rows are placed
+	}
 	if found, _, ok := u.search.Poll(); ok && u.doc != nil {
 		r := found.entries
 		if r != nil && r.Query == "" {
@@ -423,6 +440,10 @@ func (u *ui) install(src Source, l loaded) {
 	u.banner, u.bannerNote = "", ""
 	u.ready.install(l)
 	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
+	u.rest.Cancel()
+	if m := l.model; m.DeferredRows() {
+		u.rest.Start(func(ctx context.Context) (struct{}, error) { return struct{}{}, m.PlaceRest(ctx) })
+	}
 	u.doc.maps = l.maps
 	if note := l.maps.FolderNote(); note != "" {
 		u.banner = "Source maps: " + note + "."
@@ -482,11 +503,13 @@ func (u *ui) frame(gtx layout.Context) {
 	// the panels, so that a click on it shows in the details in the same frame.
 	size := gtx.Constraints.Max
 	tbH, ovH, stH := gtx.Dp(toolbarHeight), gtx.Dp(overviewHeight), gtx.Dp(statusHeight)
+	between := size.Y - tbH - ovH - stH
 	panelH := 0
 	if u.doc != nil {
-		panelH = min(gtx.Dp(unit.Dp(u.panel.heightDp)), max(size.Y-tbH-ovH-stH-gtx.Dp(120), 0))
+		panelH = u.panelHeight(gtx, between)
 	}
-	chartH := max(size.Y-tbH-ovH-stH-panelH, 0)
+	chartH := max(between-panelH, 0)
+	u.noteChartView(gtx, between)
 	u.panel.maxHeightDp = float32(size.Y-tbH-ovH-stH-gtx.Dp(120)) / gtx.Metric.PxPerDp
 	place := func(gtx layout.Context, y, h int, w func(gtx layout.Context)) {
 		off := op.Offset(image.Pt(0, y)).Push(gtx.Ops)
@@ -555,6 +578,21 @@ func (u *ui) frame(gtx layout.Context) {
 		u.focusSet = true
 		gtx.Execute(key.FocusCmd{Tag: u})
 	}
+}
+
+// noteChartView keeps the height of the chart's content once a document shows (below the
+// toolbar, overview and ruler, above the bottom panel and status bar), out of the height
+// between the chrome's fixed parts: what a loading model's first view is.
+func (u *ui) noteChartView(gtx layout.Context, between int) {
+	panelH := u.panelHeight(gtx, between)
+	ruler := int(render.DefaultStyle().Scaled(gtx.Metric.PxPerDp).RulerHeight)
+	u.chartView.Store(int64(max(between-panelH-ruler, 0)))
+}
+
+// panelHeight is the bottom panel's height, in pixels, out of the height between the chrome's
+// fixed parts: the chart keeps at least 120 dp.
+func (u *ui) panelHeight(gtx layout.Context, between int) int {
+	return min(gtx.Dp(unit.Dp(u.panel.heightDp)), max(between-gtx.Dp(120), 0))
 }
 
 // progressRedraw is how often the loading card is redrawn while nothing else happens.

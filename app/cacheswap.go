@@ -66,7 +66,7 @@ func (u *ui) pollCacheSwap() {
 // traceReaders reports whether background work may be reading the open document's trace.
 func (u *ui) traceReaders() bool {
 	d := u.doc
-	if u.load.Running() || u.search.Running() || d.timing.refine.Running() {
+	if u.load.Running() || u.rest.Running() || u.search.Running() || d.timing.refine.Running() {
 		return true
 	}
 	tp := &u.panel.tree

@@ -227,7 +227,11 @@ func samplesIn(tr *core.Trace, ct *core.Track, start, end float64) int {
 func describeMerged(d *document) []detailLine {
 	m := d.model
 	s := d.selectedSpan
-	lv := &m.Tracks[d.selected.Track].Levels[d.selectedLevel]
+	t := &m.Tracks[d.selected.Track]
+	if !t.Placed(d.selectedLevel) {
+		return nil
+	}
+	lv := &t.Levels[d.selectedLevel]
 	type item struct {
 		name string
 		dur  float64

@@ -93,6 +93,7 @@ func newHarnessWith(t *testing.T, opts Options) *harness {
 	h.u = newUI(h.host, opts)
 	t.Cleanup(func() {
 		h.u.load.Cancel()
+		h.u.rest.Cancel()
 		h.u.search.Cancel()
 		h.u.dialog.Cancel()
 		h.u.panel.tree.build.Cancel()
@@ -122,7 +123,7 @@ func (h *harness) frame() {
 // busy reports whether the window waits for background work.
 func (h *harness) busy() bool {
 	u := h.u
-	return u.comparePending || u.loading || u.load.Pending() || u.search.Pending() || u.dialog.Pending() ||
+	return u.comparePending || u.loading || u.load.Pending() || u.rest.Pending() || u.search.Pending() || u.dialog.Pending() ||
 		u.panel.tree.build.Pending() || u.panel.tree.source.pending() || u.panel.compare.pending() || (u.doc != nil && u.doc.timing.refine.Pending())
 }
 

@@ -60,7 +60,7 @@ func (o *overview) build(d *document, c *theme.Colors) {
 	var rows []rowData
 	for ti := range m.Tracks {
 		t := &m.Tracks[ti]
-		if len(t.Levels) == 0 {
+		if !t.Placed(0) {
 			continue
 		}
 		r := rowData{busy: make([]float64, overviewBuckets)}

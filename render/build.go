@@ -351,9 +351,15 @@ func (b *Builder) bars(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 		firstLevel := max(int(math.Floor((top-tk.RowsY)/rowH)), 0)
 		lastLevel := min(int(math.Ceil((bottom-tk.RowsY)/rowH)), len(tk.Levels))
 		for li := firstLevel; li < lastLevel; li++ {
-			lv := &tk.Levels[li]
 			y0 := b.rowY(vp, tk.RowsY+float64(li)*rowH)
 			y1 := y0 + float32(rowH) - 1
+			if !tk.Placed(li) {
+				// A row the model is still placing (timeline.Model.PlaceRest): hatched, so that
+				// it does not read as empty.
+				dst.Layers[LayerBars].Hatches = append(dst.Layers[LayerBars].Hatches, Rect{0, y0, width, y1})
+				continue
+			}
+			lv := &tk.Levels[li]
 			it := lv.Spans(tk.Core, t0, t1, minW)
 			for {
 				s, ok := it.Next()
@@ -429,7 +435,7 @@ func (b *Builder) highlights(dst *DrawList, vp *timeline.Viewport, f *Frame) {
 			return Rect{}, false
 		}
 		tk := &m.Tracks[ti]
-		if !tk.Shown || tk.Collapsed || level < 0 || level >= len(tk.Levels) {
+		if !tk.Shown || tk.Collapsed || !tk.Placed(level) {
 			return Rect{}, false
 		}
 		y0 := b.rowY(vp, m.RowTop(ti, level))

@@ -1,12 +1,15 @@
 package render
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"math"
 	"testing"
 
 	"flamedesk/core"
+	"flamedesk/core/pipeline"
+	"flamedesk/internal/fixtures"
 	"flamedesk/timeline"
 
 	"golang.org/x/image/vector"
@@ -449,5 +452,70 @@ func TestHatchFrameMatchesWholeRasterisation(t *testing.T) {
 		if striped == 0 {
 			t.Fatalf("period %v: nothing striped", h.Period)
 		}
+	}
+}
+
+// Rows that the model is still placing (timeline.Model.PlaceRest) are hatched across the chart
+// and hold no bars; once placed, they are drawn as any other row.
+func TestRowsStillPlacedAreHatched(t *testing.T) {
+	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
+	pl := timeline.NewPrelayout(context.Background())
+	pl.DeferRows()
+	p := new(core.Progress)
+	pl.Hook(p)
+	tr, err := pipeline.Open(context.Background(), pipeline.FromPath(path), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := pl.Model(context.Background(), tr, p, 100)
+	if err != nil || !m.DeferredRows() {
+		t.Fatalf("no rows left to place (%v)", err)
+	}
+	vp := timeline.NewViewport(m.Bounds())
+	b := NewBuilder(m)
+	const width, height = 1600, 1000
+	vp.SetSize(width, height-float64(b.Style.RulerHeight))
+	vp.SetContentHeight(m.ContentHeight())
+	// Scrolled to the middle of the first track with rows left.
+	var tk *timeline.Track
+	for _, ti := range m.ShownTracks() {
+		if tk = &m.Tracks[ti]; !tk.Collapsed && !tk.Placed(len(tk.Levels)-1) {
+			break
+		}
+	}
+	if tk == nil || tk.Placed(len(tk.Levels)-1) {
+		t.Fatal("no shown track has rows left")
+	}
+	vp.SetScrollY(tk.RowsY + float64(len(tk.Levels))*m.Style.RowHeight/2 - height/2)
+	frame := &Frame{Width: width, Height: height, Selection: timeline.NoEntry, Hover: noHover}
+	pendingRows := func(l *DrawList) (hatched, unplaced int) {
+		for li := range tk.Levels {
+			y0 := float32(tk.RowsY + float64(li)*m.Style.RowHeight - vp.ScrollY() + float64(b.Style.RulerHeight))
+			if y0 < float32(b.Style.RulerHeight) || y0+float32(m.Style.RowHeight) > height {
+				continue
+			}
+			if !tk.Placed(li) {
+				unplaced++
+			}
+			for _, r := range l.Layers[LayerBars].Hatches {
+				if r == (Rect{0, y0, width, y0 + float32(m.Style.RowHeight) - 1}) {
+					hatched++
+					break
+				}
+			}
+		}
+		return hatched, unplaced
+	}
+	var l DrawList
+	b.Build(&l, vp, frame)
+	if hatched, unplaced := pendingRows(&l); unplaced == 0 || hatched != unplaced {
+		t.Fatalf("%d rows in view are still to place, %d hatched across", unplaced, hatched)
+	}
+	if err := m.PlaceRest(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b.Build(&l, vp, frame)
+	if hatched, unplaced := pendingRows(&l); unplaced != 0 || hatched != 0 {
+		t.Fatalf("after PlaceRest: %d rows unplaced, %d hatched across", unplaced, hatched)
 	}
 }

@@ -157,7 +157,7 @@ func BenchmarkTracksThenModel(b *testing.B) {
 				b.Fatal(err)
 			}
 			runtime.GC()
-			if _, err := pl.Model(ctx, tr, nil); err != nil {
+			if _, err := pl.Model(ctx, tr, nil, 0); err != nil {
 				b.Fatal(err)
 			}
 		}

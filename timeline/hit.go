@@ -86,7 +86,7 @@ func (m *Model) HitTest(vp *Viewport, x, y, minWidthPx float64) Hit {
 		return miss
 	}
 	level := int(math.Floor((cy - t.RowsY) / m.Style.RowHeight))
-	if level < 0 || level >= len(t.Levels) {
+	if !t.Placed(level) {
 		return miss
 	}
 	lv := &t.Levels[level]
@@ -119,7 +119,7 @@ func (m *Model) SpanOf(vp *Viewport, r EntryRef, minWidthPx float64) (level int,
 		return 0, Span{}, false
 	}
 	level = t.Row(r.Entry)
-	if level < 0 || level >= len(t.Levels) {
+	if !t.Placed(level) {
 		return 0, Span{}, false
 	}
 	lv := &t.Levels[level]

@@ -667,13 +667,15 @@ func NewWithPanelLanes(tr *core.Trace) *Model {
 // nil; Total is set to the trace's entries) and gives up with ctx.Err() once ctx is cancelled:
 // what the window's loader calls.
 func NewWithPanelLanesContext(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
-	return newWithPanelLanes(ctx, tr, p, nil)
+	return newWithPanelLanes(ctx, tr, p, nil, 0)
 }
 
-// newWithPanelLanes is NewWithPanelLanesContext taking the tracks pl (may be nil) laid out ahead.
-func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout) (*Model, error) {
+// newWithPanelLanes is NewWithPanelLanesContext taking the tracks pl (may be nil) laid out ahead,
+// and placing only the rows of a large track that a first view of viewHeight reaches when that
+// is above 0 (deferred.go).
+func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout, viewHeight float64) (*Model, error) {
 	if tr.Kind != core.InputTrace {
-		return newModel(ctx, tr, p, pl)
+		return newModel(ctx, tr, p, pl, false)
 	}
 	// The lanes too are built beside the levels: the levels take longer, and whatever is built
 	// after them delays the window.
@@ -695,13 +697,15 @@ func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl
 		panel := e.Finish(tr)
 		built <- panelLanes{e, panel, BuildLanes(panel)}
 	}()
-	m, err := newModel(ctx, tr, p, pl)
+	m, err := newModel(ctx, tr, p, pl, viewHeight > 0)
 	if err != nil {
 		return nil, err
 	}
 	b := <-built
 	b.early.Warn(tr)
 	m.setPanel(b.panel, b.lanes)
+	// The lanes push the threads down: the first view is known once they are in.
+	m.placeFirstView(viewHeight)
 	return m, nil
 }
 

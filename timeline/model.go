@@ -22,7 +22,9 @@ import (
 // groups are collapsed or hidden, and the resulting vertical layout.
 //
 // Model is not safe for concurrent use; the window owns it on its UI goroutine. Build it once per
-// loaded trace with New; changing collapse or hide state re-lays it out in O(tracks).
+// loaded trace with New; changing collapse or hide state re-lays it out in O(tracks). The one
+// exception is PlaceRest, which places the rows a model built for a first view left out beside
+// its readers (deferred.go).
 type Model struct {
 	Trace *core.Trace
 	// Groups are processes in display order.
@@ -42,6 +44,10 @@ type Model struct {
 
 	minTs, maxTs  float64
 	contentHeight float64
+	// deferred lists the tracks with rows left for PlaceRest; placed is closed once it placed
+	// them, nil when there were none.
+	deferred []TrackID
+	placed   chan struct{}
 	// shown lists the tracks with a visible header, in display (and so vertical) order.
 	shown []TrackID
 	// dispatchTitles name EventDispatch entries by the DOM event they dispatched ("Event: click").
@@ -157,7 +163,9 @@ type Track struct {
 	Rows []int32
 	// rowsUp is Rows packed: per entry, 0 when left out, else 1 + how many rows above its depth
 	// it is drawn (rows.go); empty when Rows was nil.
-	rowsUp    core.Packed
+	rowsUp core.Packed
+	// pending is nil unless rows of the track are placed after the model is built (deferred.go).
+	pending   *rowsPending
 	Collapsed bool // only the header row is shown
 	Hidden    bool // nothing is shown
 
@@ -254,13 +262,15 @@ func (l *Level) lastEndingAt(i int) uint32 {
 // trace without tracks gives an empty model. It is O(n) in entries, about 0.4 s for a trace of
 // millions, so the window calls it on its loading goroutine.
 func New(tr *core.Trace) *Model {
-	m, _ := newModel(context.Background(), tr, nil, nil)
+	m, _ := newModel(context.Background(), tr, nil, nil, false)
 	return m
 }
 
 // newModel is New that counts the entries laid out in p (may be nil), takes the tracks pl (may be
-// nil) laid out ahead, and gives up with ctx.Err() between tracks once ctx is cancelled.
-func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout) (*Model, error) {
+// nil) laid out ahead, and gives up with ctx.Err() between tracks once ctx is cancelled. With
+// deferring, the large tracks of a trace whose bounds are its own are left with their rows
+// counted and their levels empty, for placeFirstView and PlaceRest to place (deferred.go).
+func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout, deferring bool) (*Model, error) {
 	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
 	// The EventDispatch titles are read from the core tracks beside their layout.
 	titles := make(chan []map[int32]string, 1) // buffered: a cancelled build does not wait for it
@@ -268,9 +278,14 @@ func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayo
 		background.Lower()
 		titles <- coreDispatchTitles(ctx, tr)
 	}()
-	m.buildGroups(ctx, p, pl)
+	deferring = deferring && engineBounds(tr)
+	m.buildGroups(ctx, p, pl, deferring)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if !deferring {
+		// Tracks that pl laid out in part (Prelayout.DeferRows) are placed whole.
+		m.placeFirstView(0)
 	}
 	byCore := <-titles
 	if err := ctx.Err(); err != nil {
@@ -283,7 +298,7 @@ func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayo
 	return m, nil
 }
 
-func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout) {
+func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout, deferring bool) {
 	tr := m.Trace
 	mainFrames := mainFrameURLs(tr)
 	// For a DevTools trace, the panel's view of its threads: names, order, and which it shows.
@@ -345,7 +360,7 @@ func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout
 		m.Tracks = append(m.Tracks, t)
 		filtered = append(filtered, inPanel)
 	}
-	layOutTracks(ctx, p, tr, m.Tracks, filtered, vis, pl)
+	layOutTracks(ctx, p, tr, m.Tracks, filtered, vis, pl, deferring)
 	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
 	// evidence of one.
 	if len(mainFrames) == 0 {
@@ -423,8 +438,8 @@ func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout
 
 // layOutTracks builds every track's rows and levels, the bulk of New on a large trace, but for
 // those pl laid out ahead. Tracks are independent, so they are built on every core at once, the
-// largest first.
-func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility, pl *Prelayout) {
+// largest first. With deferring, a large track's levels are only made, empty (deferRows).
+func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility, pl *Prelayout, deferring bool) {
 	order := make([]int, len(tracks))
 	total := 0
 	for i := range order {
@@ -448,14 +463,11 @@ func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks 
 					return
 				}
 				t := &tracks[order[k]]
-				if rows, levels, ok := pl.take(t.Core, filtered[order[k]]); ok {
-					t.Rows, t.Levels = rows, levels
-				} else {
-					if filtered[order[k]] {
-						t.Rows = drawnRows(tr, t.Core, vis)
-					}
-					t.Levels = buildLevelsOnRows(t.Core, t.Rows)
+				laid, ok := pl.take(t.Core, filtered[order[k]])
+				if !ok {
+					laid = layOut(tr, t.Core, filtered[order[k]], vis, true, deferring)
 				}
+				t.Rows, t.Levels, t.pending = laid.rows, laid.levels, laid.pending
 				// Packed here rather than after every track is laid out: the smaller tracks'
 				// while the largest is still being laid out.
 				t.packRows()
@@ -539,6 +551,27 @@ func threadTitle(tr *core.Trace, t core.ThreadID) string {
 	return fmt.Sprintf("%s (tid %d)", name, th.Tid)
 }
 
+// laidOut is a track's rows and levels as layOut makes them.
+type laidOut struct {
+	rows    []int32 // nil: every entry on the row of its depth
+	levels  []Level
+	pending *rowsPending
+}
+
+// layOut builds a track's rows (the panel's drawn entries when filtered) and its levels, taking a
+// second goroutine for a large track when parallel is set. With deferring, a large track's
+// levels are only made, empty, for placeFirstView and PlaceRest to place (deferRows).
+func layOut(tr *core.Trace, ct *core.Track, filtered bool, vis *timelines.Visibility, parallel, deferring bool) laidOut {
+	var l laidOut
+	if filtered {
+		l.rows = drawnRowsOn(tr, ct, vis, parallel)
+	}
+	if !deferring || !l.deferRows(ct) {
+		l.levels = buildLevelsOn(ct, l.rows, parallel)
+	}
+	return l
+}
+
 // buildLevels splits a track's pre-order columns into levels. Pre-order visits each depth in start
 // order already; a level that is not (a producer bug) is sorted, so searches stay correct.
 func buildLevels(ct *core.Track) []Level { return buildLevelsOnRows(ct, nil) }
@@ -573,8 +606,19 @@ const rowBucketShift = 8
 const spanRun = 256
 
 func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
-	// One pass counts each row's entries (next[r+1]) and finds the deepest row: the count
-	// grows as deeper rows turn up, which is rare after the first few thousand entries.
+	next := rowStarts(rows)
+	if next == nil {
+		return nil
+	}
+	levels := make([]Level, len(next)-1)
+	placeLevelRange(ct, rows, next, levels, 0, len(levels), parallel)
+	return levels
+}
+
+// rowStarts counts each row's entries: next[r] is where row r's entries begin among the kept ones
+// (those on a row, not left out), and its last element how many are kept. It is nil when none is.
+// The count grows as deeper rows turn up, which is rare after the first few thousand entries.
+func rowStarts[R rowColumn](rows []R) []int {
 	next := make([]int, 64)
 	for _, r := range rows {
 		if r >= 0 {
@@ -597,19 +641,35 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 	for d := 1; d < len(next); d++ {
 		next[d] += next[d-1]
 	}
-	kept := next[maxRow+1]
+	return next
+}
+
+// placeLevelRange builds levels[lo:hi], the levels of rows lo to hi, in arrays of their own; next
+// is rowStarts(rows). The other levels are left as they are, so that a track's rows can be placed
+// in parts (the first view's, then the rest: deferred.go).
+func placeLevelRange[R rowColumn](ct *core.Track, rows []R, next []int, levels []Level, lo, hi int, parallel bool) {
+	if lo >= hi {
+		return
+	}
+	maxRow := len(next) - 2
+	// at[d] is where row d's entries begin in this range's arrays; rows outside it are never
+	// placed, and their bounds are clamped to the arrays.
+	base, kept := next[lo], next[hi]-next[lo]
+	at := make([]int, len(next))
+	for d := range at {
+		at[d] = min(max(next[d]-base, 0), kept)
+	}
 	entries := make([]int32, kept)
 	maxEnds := make([]uint32, kept)
 	stands := make([]uint16, kept)
 	adviseHugePages(entries)
 	adviseHugePages(maxEnds)
 	adviseHugePages(stands)
-	levels := make([]Level, maxRow+1)
-	for d := range levels {
-		levels[d] = Level{Entries: entries[next[d]:next[d+1]:next[d+1]], maxEnd: core.Times{Off: maxEnds[next[d]:next[d+1]:next[d+1]]},
-			stand: stands[next[d]:next[d+1]:next[d+1]]}
+	for d := lo; d < hi; d++ {
+		levels[d] = Level{Entries: entries[at[d]:at[d+1]:at[d+1]], maxEnd: core.Times{Off: maxEnds[at[d]:at[d+1]:at[d+1]]},
+			stand: stands[at[d]:at[d+1]:at[d+1]]}
 	}
-	p := newPlacer(ct, levels, next, entries, maxEnds, stands)
+	p := newPlacer(ct, levels, at, entries, maxEnds, stands)
 	// finishRows sorts the levels lo to hi that were placed out of order and builds their
 	// block maxima; each goroutine finishes the rows it placed.
 	finishRows := func(lo, hi int) {
@@ -643,7 +703,7 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 			sp.flush()
 		}
 	}
-	if maxRow >= 1<<rowBucketShift {
+	if hi-1 >= 1<<rowBucketShift {
 		// Bucket the deeper rows' entries by row>>rowBucketShift, in entry order within a bucket;
 		// the first bucket stays empty.
 		// Where each bucket begins, among the deeper rows' entries, follows from where its first
@@ -686,19 +746,18 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 	// on another; in a deep track the bucket that holds that row is read by both. (Cut between
 	// whole buckets, the halves were far apart: a deep track has most of its entries in its
 	// first 256 rows.)
-	if split := splitRow(next, kept, parallel); split > 0 {
+	if split := splitRow(next, lo, hi, parallel); split > 0 {
 		done := make(chan struct{})
 		go func() {
 			background.Lower()
-			placeAndFinish(split, maxRow+1)
+			placeAndFinish(split, hi)
 			close(done)
 		}()
-		placeAndFinish(0, split)
+		placeAndFinish(lo, split)
 		<-done
 	} else {
-		placeAndFinish(0, maxRow+1)
+		placeAndFinish(lo, hi)
 	}
-	return levels
 }
 
 // parallelPlaceEntries is the size from which placeLevels places a track's entries on two
@@ -707,15 +766,16 @@ func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 // that a test can check the split on small tracks.
 var parallelPlaceEntries = 1 << 20
 
-// splitRow is the first row of the second half of a track's levels when they are worth placing on
-// two goroutines: the row at which about half of the kept entries come before (next holds where
-// each row's entries begin); 0 when they are not.
-func splitRow(next []int, kept int, parallel bool) int {
+// splitRow is the first row of the second half of rows lo to hi when they are worth placing on
+// two goroutines: the row at which about half of their entries come before (next holds where each
+// row's entries begin); 0 when they are not.
+func splitRow(next []int, lo, hi int, parallel bool) int {
+	kept := next[hi] - next[lo]
 	if !parallel || kept < parallelPlaceEntries || background.Workers() < 2 {
 		return 0
 	}
-	for d := 1; d < len(next)-1; d++ {
-		if next[d] >= kept/2 {
+	for d := lo + 1; d < hi; d++ {
+		if next[d]-next[lo] >= kept/2 {
 			return d
 		}
 	}
@@ -993,11 +1053,16 @@ func roundUp32(x float64) float32 {
 	return f
 }
 
+// engineBounds reports whether the model spans what DevTools says tr spans (core.EngineBounds,
+// which the loader put in MinTs and MaxTs): times count from the same origin as the panel's, and
+// an event the engine leaves out (a "::UMA" instant written long before the recording) does not
+// stretch the first view. Other inputs span their entries, read from the levels.
+func engineBounds(tr *core.Trace) bool {
+	return tr.Kind == core.InputTrace && tr.MinTs < tr.MaxTs && !math.IsInf(tr.MinTs, 0) && !math.IsInf(tr.MaxTs, 0)
+}
+
 func (m *Model) computeBounds() {
-	// A trace spans what DevTools says it spans (core.EngineBounds, which the loader put in MinTs
-	// and MaxTs): times count from the same origin as the panel's, and an event the engine leaves
-	// out (a "::UMA" instant written long before the recording) does not stretch the first view.
-	if tr := m.Trace; tr.Kind == core.InputTrace && tr.MinTs < tr.MaxTs && !math.IsInf(tr.MinTs, 0) && !math.IsInf(tr.MaxTs, 0) {
+	if tr := m.Trace; engineBounds(tr) {
 		m.minTs, m.maxTs = tr.MinTs, tr.MaxTs
 		return
 	}
@@ -1226,6 +1291,13 @@ func (m *Model) EntryDepth(r EntryRef) int { return m.Tracks[r.Track].Row(r.Entr
 
 // Row is the row entry e is drawn on, -1 when the chart leaves it out.
 func (t *Track) Row(e int32) int {
+	if p := t.pending; p != nil {
+		// Rows the model has not packed yet (deferred.go); once they are cleared, rowsUp and Rows
+		// are set.
+		if rows := p.rows.Load(); rows != nil {
+			return int((*rows)[e])
+		}
+	}
 	if t.rowsUp.N > 0 {
 		up := t.rowsUp.At(int(e))
 		if up == 0 {

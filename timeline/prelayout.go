@@ -35,6 +35,8 @@ type Prelayout struct {
 	laid   map[core.ThreadID]*prelaid
 	closed bool
 	worker bool // the goroutine laying tracks out is running
+	// deferring lays out only the rows of large tracks, for Model to place in parts (DeferRows).
+	deferring bool
 	// early is the panel's lists built ahead, nil until they are started; earlyDone is closed
 	// once they are built. earlyStopped says they are not to be started any more (StopEarly).
 	early        *timelines.Early
@@ -57,8 +59,7 @@ type prelaid struct {
 	// core, and a second goroutine would slow the thread it is still building.
 	parallel bool
 	done     chan struct{}
-	rows     []int32
-	levels   []Level
+	laid     laidOut
 }
 
 // NewPrelayout returns a Prelayout that gives up once ctx is cancelled.
@@ -104,6 +105,17 @@ func (pl *Prelayout) TrackBuilt(tr *core.Trace, t *core.Track) {
 	}
 }
 
+// DeferRows says that Model will be given the chart's first view: a large track's levels are not
+// built ahead, only its rows (deferRows). Model places the rows the first view shows, and the
+// model's PlaceRest the others (deferred.go). The largest track, which comes once core/integrate
+// is over, is on the load's critical path; the others, while it still builds, took a core from
+// it. Call DeferRows before the first track comes.
+func (pl *Prelayout) DeferRows() {
+	pl.mu.Lock()
+	pl.deferring = true
+	pl.mu.Unlock()
+}
+
 // Close says no more tracks will come; the worker ends once it has laid out the queued ones that
 // Model has not taken over.
 func (pl *Prelayout) Close() {
@@ -146,10 +158,7 @@ func (pl *Prelayout) work(tr *core.Trace) {
 		vis := pl.vis
 		pl.mu.Unlock()
 		if pl.ctx.Err() == nil {
-			if e.filtered {
-				e.rows = drawnRowsOn(tr, t, vis, e.parallel)
-			}
-			e.levels = buildLevelsOn(t, e.rows, e.parallel)
+			e.laid = layOut(tr, t, e.filtered, vis, e.parallel, pl.deferring)
 			e.built = true
 		}
 		close(e.done)
@@ -223,9 +232,9 @@ func (pl *Prelayout) takeEarly() *timelines.Early {
 // take returns the rows and levels laid out ahead for ct (a track of tr.Tracks, a copy of the one
 // handed to TrackBuilt), waiting for them when the worker is on them; ok is false when the caller
 // is to lay ct out itself (the Prelayout then leaves it).
-func (pl *Prelayout) take(ct *core.Track, filtered bool) (rows []int32, levels []Level, ok bool) {
+func (pl *Prelayout) take(ct *core.Track, filtered bool) (laid laidOut, ok bool) {
 	if pl == nil {
-		return nil, nil, false
+		return laidOut{}, false
 	}
 	pl.mu.Lock()
 	e := pl.laid[ct.Thread]
@@ -234,27 +243,29 @@ func (pl *Prelayout) take(ct *core.Track, filtered bool) (rows []int32, levels [
 			e.claimed = true
 		}
 		pl.mu.Unlock()
-		return nil, nil, false
+		return laidOut{}, false
 	}
 	pl.mu.Unlock()
 	select {
 	case <-e.done:
 	case <-pl.ctx.Done():
-		return nil, nil, false
+		return laidOut{}, false
 	}
 	if !e.built || e.filtered != filtered {
-		return nil, nil, false
+		return laidOut{}, false
 	}
-	return e.rows, e.levels, true
+	return e.laid, true
 }
 
 // Model is NewWithPanelLanesContext that uses the tracks laid out ahead; it closes pl, and lets
 // go of what the model did not take (a track it leaves out, or laid out afresh), so that a pl
-// still referenced (by a Progress) holds nothing twice.
-func (pl *Prelayout) Model(ctx context.Context, tr *core.Trace, p *core.Progress) (*Model, error) {
+// still referenced (by a Progress) holds nothing twice. A viewHeight above 0 is the height of the
+// chart's first view, in content pixels: the rows of a large track below it are left for the
+// model's PlaceRest (deferred.go).
+func (pl *Prelayout) Model(ctx context.Context, tr *core.Trace, p *core.Progress, viewHeight float64) (*Model, error) {
 	pl.Close()
 	pl.StopEarly(ctx)
-	m, err := newWithPanelLanes(ctx, tr, p, pl)
+	m, err := newWithPanelLanes(ctx, tr, p, pl, viewHeight)
 	pl.mu.Lock()
 	pl.laid, pl.queue, pl.early = nil, nil, nil
 	pl.mu.Unlock()

@@ -38,14 +38,14 @@ func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
 				if e.built {
 					built++
 				}
-				if len(e.levels) > 0 && len(e.levels[0].Entries) > 0 {
-					first[th] = &e.levels[0].Entries[0]
+				if len(e.laid.levels) > 0 && len(e.laid.levels[0].Entries) > 0 {
+					first[th] = &e.laid.levels[0].Entries[0]
 				}
 			}
 			if built != handed {
 				t.Fatalf("%d tracks were laid out ahead, of %d", built, handed)
 			}
-			got, err := pl.Model(context.Background(), tr, p)
+			got, err := pl.Model(context.Background(), tr, p, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,7 +134,7 @@ func TestPrelayoutBuildsThePanelListsAhead(t *testing.T) {
 			if pl.early == nil {
 				t.Fatal("no lists built ahead")
 			}
-			got, err := pl.Model(ctx, tr, p)
+			got, err := pl.Model(ctx, tr, p, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +182,7 @@ func TestPrelayoutStopsWhenCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	if m, err := pl.Model(ctx, tr, p); err == nil || m != nil {
+	if m, err := pl.Model(ctx, tr, p, 0); err == nil || m != nil {
 		t.Fatalf("Model after cancel: %v, %v", m != nil, err)
 	}
 }

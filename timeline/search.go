@@ -122,6 +122,10 @@ func (m *Model) MarkFrames(label string, frameHit []bool) *SearchResult {
 // collect fills r with the entries whose frame (ProfileCalls) or name (events) is marked. Its
 // only allocations are the bit sets and, when listed, Matches at their final sizes.
 func (m *Model) collect(ctx context.Context, r *SearchResult, frameHit, nameHit []bool, listed bool) error {
+	// The matches are marked level by level too: every level must be there.
+	if err := m.WaitPlaced(ctx); err != nil {
+		return err
+	}
 	total := 0
 	for ti := range m.Tracks {
 		t := &m.Tracks[ti]

@@ -1,0 +1,66 @@
+package app
+
+import (
+	"image"
+	"testing"
+	"time"
+
+	"flamedesk/core/pipeline"
+)
+
+// A large trace's model comes to the window with only the rows its chart shows placed (the first
+// view is the chart's height as the frames before lay it out), and the others are placed once it
+// is shown: every row in the first chart is placed, and every row once the window is idle.
+func TestRowsBelowTheFirstViewArePlacedOnceShown(t *testing.T) {
+	h := &harness{t: t, host: &fakeHost{woken: make(chan struct{}, 1)}, size: image.Pt(1400, 900),
+		now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), config: t.TempDir()}
+	h.u = newUI(h.host, Options{Source: SourceFromPath(fixture(t, "generated", "gen-trace-medium-reload.json.gz")),
+		Load: pipeline.Open, ConfigDir: h.config})
+	t.Cleanup(func() {
+		h.u.load.Cancel()
+		h.u.rest.Cancel()
+		h.u.panel.tree.build.Cancel()
+	})
+	for deadline := time.Now().Add(time.Minute); h.u.doc == nil; h.frame() {
+		if time.Now().After(deadline) {
+			t.Fatal("the trace did not load within a minute")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	m, vp := h.u.doc.model, h.u.doc.view
+	if !m.DeferredRows() {
+		t.Fatal("the model came with every row placed")
+	}
+	// The first view the model was built for is the chart's as it is once the document shows,
+	// taken by the frames before it, which drew no bottom panel.
+	if got := float64(h.u.chartView.Load()); got != vp.Height() {
+		t.Fatalf("the model was built for a first view of %.0f px, the chart shows %.0f", got, vp.Height())
+	}
+	// PlaceRest may have placed the other rows already.
+	inView := 0
+	for _, ti := range m.ShownTracks() {
+		tk := &m.Tracks[ti]
+		for d := range tk.Levels {
+			top := tk.RowsY + float64(d)*m.Style.RowHeight - vp.ScrollY()
+			switch {
+			case tk.Collapsed || top >= vp.Height() || top+m.Style.RowHeight <= 0:
+			case !tk.Placed(d):
+				t.Fatalf("track %s: row %d is in the first chart (%.0f px down of %.0f) but not placed", tk.Title, d, top, vp.Height())
+			default:
+				inView++
+			}
+		}
+	}
+	if inView == 0 {
+		t.Fatal("no row in the first chart")
+	}
+	h.idle()
+	for ti := range m.Tracks {
+		tk := &m.Tracks[ti]
+		for d := range tk.Levels {
+			if !tk.Placed(d) {
+				t.Fatalf("track %s: row %d is not placed once the window is idle", tk.Title, d)
+			}
+		}
+	}
+}

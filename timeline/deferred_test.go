@@ -1,0 +1,223 @@
+package timeline
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"flamedesk/core"
+	"flamedesk/core/pipeline"
+	"flamedesk/internal/fixtures"
+)
+
+// deferAll defers the rows of every track, whatever its size, for the rest of the test.
+func deferAll(t *testing.T) {
+	was := deferMinEntries
+	deferMinEntries = 1
+	t.Cleanup(func() { deferMinEntries = was })
+}
+
+// A model built for a first view places every row that view shows, and the first row of every
+// track, before it is returned; PlaceRest places the others. Each placed row is the row the whole
+// build makes, and so is each entry's row, before PlaceRest and after; after it, the model is the
+// whole build's. On every committed trace, for first views from a row to a screen and more.
+func TestDeferredRowsMakeTheWholeModel(t *testing.T) {
+	deferAll(t)
+	paths := fixtures.Glob(t, "fixtures/upstream/*")
+	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
+	deferredRows := 0
+	for _, p := range paths {
+		if filepath.Base(p) == "gen-trace-large.json.gz" && (testing.Short() || raceEnabled) {
+			continue
+		}
+		tr, err := pipeline.OpenFile(p)
+		if err != nil || tr.Kind != core.InputTrace {
+			continue
+		}
+		want := NewWithPanelLanes(tr)
+		for _, view := range []float64{1, 150, 1000} {
+			got, err := newWithPanelLanes(context.Background(), tr, nil, nil, view)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.DeferredRows() != (len(got.deferred) > 0) || len(got.Tracks) != len(want.Tracks) {
+				t.Fatalf("%s: %d tracks, want %d", filepath.Base(p), len(got.Tracks), len(want.Tracks))
+			}
+			for ti := range want.Tracks {
+				g, w := &got.Tracks[ti], &want.Tracks[ti]
+				if len(g.Levels) != len(w.Levels) {
+					t.Fatalf("%s view %v track %d: %d levels, want %d", filepath.Base(p), view, ti, len(g.Levels), len(w.Levels))
+				}
+				for d := range g.Levels {
+					inView := g.Shown && !g.Collapsed && g.RowsY+float64(d)*got.Style.RowHeight < view
+					switch {
+					case g.Placed(d):
+						sameLevel(t, g, w, d)
+					case d == 0 || inView:
+						t.Fatalf("%s view %v track %d: row %d, in the first view, is not placed", filepath.Base(p), view, ti, d)
+					case g.Levels[d].Len() != 0:
+						t.Fatalf("%s view %v track %d: row %d is not placed but holds entries", filepath.Base(p), view, ti, d)
+					default:
+						deferredRows++
+					}
+				}
+				sameRows(t, g, w)
+			}
+			if err := got.PlaceRest(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if err := got.WaitPlaced(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			for ti := range want.Tracks {
+				g, w := &got.Tracks[ti], &want.Tracks[ti]
+				for d := range g.Levels {
+					if !g.Placed(d) {
+						t.Fatalf("%s track %d: row %d is not placed after PlaceRest", filepath.Base(p), ti, d)
+					}
+					sameLevel(t, g, w, d)
+				}
+				sameRows(t, g, w)
+				if g.rowsUp.N != w.rowsUp.N || !slices.Equal(g.rowsUp.Words, w.rowsUp.Words) || g.Rows != nil {
+					t.Fatalf("%s track %d: the rows are not packed as the whole build packs them", filepath.Base(p), ti)
+				}
+			}
+		}
+	}
+	if deferredRows == 0 {
+		t.Fatal("no row was left for PlaceRest: the test checked nothing deferred")
+	}
+}
+
+// sameLevel fails unless row d of g is row d of w, the same track built whole.
+func sameLevel(t *testing.T, g, w *Track, d int) {
+	t.Helper()
+	gl, wl := &g.Levels[d], &w.Levels[d]
+	if !slices.Equal(gl.Entries, wl.Entries) || !slices.Equal(maxEndBits(gl, g.Core), maxEndBits(wl, w.Core)) ||
+		!slices.Equal(gl.stand, wl.stand) || !slices.Equal(gl.blockMax, wl.blockMax) || !slices.Equal(gl.superMax, wl.superMax) {
+		t.Fatalf("track %s: row %d differs from the whole build's (%d entries, want %d)", w.Title, d, gl.Len(), wl.Len())
+	}
+}
+
+func maxEndBits(lv *Level, ct *core.Track) []uint64 {
+	out := make([]uint64, lv.Len())
+	for i := range out {
+		out[i] = math.Float64bits(lv.MaxEndAt(ct, i))
+	}
+	return out
+}
+
+// sameRows fails unless every entry of g is on the row it has in w.
+func sameRows(t *testing.T, g, w *Track) {
+	t.Helper()
+	for e := range int32(g.Core.Len()) {
+		if g.Row(e) != w.Row(e) {
+			t.Fatalf("track %s: entry %d on row %d, want %d", w.Title, e, g.Row(e), w.Row(e))
+		}
+	}
+}
+
+// The window's path: a Prelayout that defers rows hands the model the tracks' counted rows, the
+// model places the first view's, and PlaceRest the rest, beside a search started before it and a
+// hit test, which misses a row until it is placed; the search waits for the rows and finds what it finds in the whole model. A model
+// given no first view places every row itself.
+func TestPrelayoutDefersRowsForTheModel(t *testing.T) {
+	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
+	build := func(view float64) (*core.Trace, *Model) {
+		pl := NewPrelayout(context.Background())
+		pl.DeferRows()
+		p := new(core.Progress)
+		pl.Hook(p)
+		tr, err := pipeline.Open(context.Background(), pipeline.FromPath(path), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := pl.Model(context.Background(), tr, p, view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr, m
+	}
+	tr, m := build(300)
+	if !m.DeferredRows() {
+		t.Fatal("no track of medium's was deferred")
+	}
+	want := NewWithPanelLanes(tr)
+	const query = "a"
+	wantFound := want.Search(query)
+	found := make(chan *SearchResult)
+	go func() { found <- m.Search(query) }()
+	// A hit on the first entry of a deferred track's last row misses until the row is placed.
+	ti := m.deferred[0]
+	tk := &m.Tracks[ti]
+	last := len(tk.Levels) - 1
+	wl := &want.Tracks[ti].Levels[last]
+	if tk.Placed(last) || wl.Len() == 0 {
+		t.Fatalf("the deferred track's last row is placed, or empty in the whole model")
+	}
+	minTs, maxTs := m.Bounds()
+	vp := NewViewport(minTs, maxTs)
+	vp.SetSize(1400, 300)
+	vp.SetContentHeight(m.ContentHeight())
+	e := wl.Entries[0]
+	vp.ZoomToEntry(tk.Core.StartAt(int(e)), tk.Core.EndAt(int(e)))
+	rowY := tk.RowsY + float64(last)*m.Style.RowHeight
+	vp.SetScrollY(rowY - 100)
+	x, y := vp.TimeToPx((tk.Core.StartAt(int(e))+tk.Core.EndAt(int(e)))/2), rowY+1-vp.ScrollY()
+	if h := m.HitTest(vp, x, y, 0.5); h.Kind == HitEntry {
+		t.Fatalf("a hit on a row not placed found entry %d", h.Entry.Entry)
+	}
+	done := make(chan error)
+	go func() { done <- m.PlaceRest(context.Background()) }()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if h := m.HitTest(vp, x, y, 0.5); h.Kind != HitEntry || h.Entry.Entry != e {
+		t.Fatalf("a hit on the placed row found %+v, want entry %d", h, e)
+	}
+	gotFound := <-found
+	if gotFound.Len() != wantFound.Len() || !slices.Equal(gotFound.Matches, wantFound.Matches) {
+		t.Fatalf("the search beside PlaceRest found %d, the whole model's %d", gotFound.Len(), wantFound.Len())
+	}
+	for ti := range want.Tracks {
+		for d := range want.Tracks[ti].Levels {
+			sameLevel(t, &m.Tracks[ti], &want.Tracks[ti], d)
+		}
+		sameRows(t, &m.Tracks[ti], &want.Tracks[ti])
+	}
+
+	_, whole := build(0)
+	if whole.DeferredRows() {
+		t.Fatal("a model given no first view left rows to place")
+	}
+	for ti := range want.Tracks {
+		for d := range want.Tracks[ti].Levels {
+			sameLevel(t, &whole.Tracks[ti], &want.Tracks[ti], d)
+		}
+	}
+}
+
+// PlaceRest gives up when cancelled, leaving the rows unplaced, and WaitPlaced returns when its
+// context is done.
+func TestPlaceRestStopsWhenCancelled(t *testing.T) {
+	deferAll(t)
+	tr := loadFixture(t, "generated", "gen-trace-medium-reload.json.gz")
+	m, err := newWithPanelLanes(context.Background(), tr, nil, nil, 1)
+	if err != nil || !m.DeferredRows() {
+		t.Fatalf("no rows deferred (%v)", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := m.PlaceRest(ctx); err == nil {
+		t.Fatal("a cancelled PlaceRest reported success")
+	}
+	if err := m.WaitPlaced(ctx); err == nil {
+		t.Fatal("WaitPlaced returned as if every row were placed")
+	}
+	ti := m.deferred[0]
+	if tk := &m.Tracks[ti]; tk.Placed(len(tk.Levels) - 1) {
+		t.Fatal("a row is placed after a cancelled PlaceRest")
+	}
+}
