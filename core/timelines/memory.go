@@ -28,23 +28,39 @@ func buildMemory(tr *core.Trace) Memory {
 		return out
 	}
 	ev := &tr.Events
-	byPid := map[int64][]int32{}
+	// Each event's args are found beside it: the events and the args column are both in event
+	// order, and one walk over both replaced a search of the args per event (a third of the
+	// time on gen-trace-large's 66 K counters).
+	type counterEvent struct {
+		event int32
+		args  []byte
+	}
+	byPid := map[int64][]counterEvent{}
+	k := 0
 	for i, n := range ev.Name {
-		if n == name {
-			pid := tr.Threads[ev.Thread[i]].Pid
-			byPid[pid] = append(byPid[pid], int32(i))
+		if n != name {
+			continue
 		}
+		for k < len(ev.Args) && int(ev.Args[k].Event) < i {
+			k++
+		}
+		var raw []byte
+		if k < len(ev.Args) && int(ev.Args[k].Event) == i {
+			raw = ev.ArgsAt(ev.Args[k].Span)
+		}
+		pid := tr.Threads[ev.Thread[i]].Pid
+		byPid[pid] = append(byPid[pid], counterEvent{int32(i), raw})
 	}
 	var parser fastjson.Parser
 	noData := 0
 	for pid, list := range byPid {
-		sort.SliceStable(list, func(x, y int) bool { return ev.Ts[list[x]] < ev.Ts[list[y]] })
+		sort.SliceStable(list, func(x, y int) bool { return ev.Ts[list[x].event] < ev.Ts[list[y].event] })
 		// By memoryCounters index; the map is made at the end.
 		var series [len(memoryCounters)][][2]float64
-		for _, i := range list {
+		for _, c := range list {
+			i, raw := c.event, c.args
 			var vals [len(memoryCounters)]float64
 			var has [len(memoryCounters)]bool
-			raw := ev.ArgsJSON(int(i))
 			if !engineCounters(raw, &vals, &has) && !parsedCounters(&parser, raw, &vals, &has) {
 				noData++
 				continue

@@ -1,7 +1,14 @@
 package timelines
 
 import (
+	"cmp"
+	"encoding/json"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/valyala/fastjson"
@@ -97,4 +104,92 @@ func FuzzEngineCounters(f *testing.F) {
 			t.Fatalf("%q: read %v %v, fastjson reads %v %v", raw, vals, has, want, wantHas)
 		}
 	})
+}
+
+// The counters of UpdateCounters events mixed with other events that keep args, in two
+// processes and out of time order, some without args or without args.data, are the steps that a
+// plain reading of the JSON (encoding/json) gives, and the events without data are counted.
+func TestMemoryStepsMatchAPlainReading(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 11))
+	var events []map[string]any
+	for i := range 400 {
+		e := map[string]any{"ph": "I", "ts": float64(rng.IntN(1000)), "pid": 1 + rng.IntN(2), "tid": 1, "cat": "x"}
+		switch rng.IntN(5) {
+		case 0:
+			e["name"] = "Other" // args the walk must step over
+			e["args"] = map[string]any{"data": map[string]any{"nodes": i}}
+		case 1:
+			e["name"] = "UpdateCounters" // no args
+		case 2:
+			e["name"] = "UpdateCounters"
+			e["args"] = map[string]any{"other": 1}
+		default:
+			data := map[string]any{}
+			for _, c := range memoryCounters[:2+rng.IntN(len(memoryCounters)-1)] {
+				data[c] = rng.IntN(3) * 100
+			}
+			e["name"] = "UpdateCounters"
+			e["args"] = map[string]any{"data": data}
+		}
+		events = append(events, e)
+	}
+	raw, err := json.Marshal(map[string]any{"traceEvents": events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "counters.json")
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	view := readView(loadTrace(t, path))
+	got := buildMemory(view)
+	_, counts := view.Warnings.Entries()
+
+	// The plain reading: per pid, by ts (file order on ties), a point where a value changes.
+	want := map[string]map[string][][2]float64{}
+	noData := 0
+	for _, pid := range []int{1, 2} {
+		var list []map[string]any
+		for _, e := range events {
+			if e["name"] == "UpdateCounters" && e["pid"] == pid {
+				list = append(list, e)
+			}
+		}
+		if len(list) == 0 {
+			continue
+		}
+		slices.SortStableFunc(list, func(a, b map[string]any) int { return cmp.Compare(a["ts"].(float64), b["ts"].(float64)) })
+		series := map[string][][2]float64{}
+		for _, e := range list {
+			args, _ := e["args"].(map[string]any)
+			data, ok := args["data"].(map[string]any)
+			if !ok {
+				noData++
+				continue
+			}
+			for _, c := range memoryCounters {
+				v, ok := data[c].(int)
+				if !ok {
+					continue
+				}
+				s := series[c]
+				if len(s) > 0 && s[len(s)-1][1] == float64(v) {
+					continue
+				}
+				series[c] = append(s, [2]float64{e["ts"].(float64), float64(v)})
+			}
+		}
+		for k, c := range memoryCounters {
+			if _, ok := series[c]; !ok && k < 4 {
+				series[c] = [][2]float64{}
+			}
+		}
+		want[strconv.Itoa(pid)] = series
+	}
+	if !reflect.DeepEqual(map[string]map[string][][2]float64(got), want) {
+		t.Fatalf("memory steps differ from the plain reading:\n got %v\nwant %v", got, want)
+	}
+	if noData == 0 || len(counts) != 1 || counts[0] != noData {
+		t.Fatalf("warnings count %v events without data, want %d", counts, noData)
+	}
 }
