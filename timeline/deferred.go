@@ -6,9 +6,11 @@ package timeline
 import (
 	"context"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // The window shows a trace once its model is built, and on a trace of millions of entries most of
@@ -97,9 +99,11 @@ func (t *Track) packPending() {
 // placeFirstView places, in each track whose rows were deferred, the rows whose top is above
 // viewHeight in the first view (content pixels, scrolled to the top, after Relayout) and at
 // least its first row, which the overview reads; a track wholly in view is placed whole. The rest
-// wait for PlaceRest.
+// wait for PlaceRest. The tracks are placed side by side: even a few rows take a walk over all of
+// a track's entries.
 func (m *Model) placeFirstView(viewHeight float64) {
 	rowH := m.Style.RowHeight
+	var tracks []TrackID
 	for i := range m.Tracks {
 		t := &m.Tracks[i]
 		if t.pending == nil {
@@ -114,14 +118,33 @@ func (m *Model) placeFirstView(viewHeight float64) {
 			}
 			k = max(k, 1)
 		}
-		t.placeRows(0, k)
-		if k >= n {
+		t.pending.from = k
+		tracks = append(tracks, TrackID(i))
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(background.Workers(), len(tracks)) {
+		wg.Go(func() {
+			background.Lower()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(tracks) {
+					return
+				}
+				t := &m.Tracks[tracks[k]]
+				t.placeRows(0, t.pending.from)
+			}
+		})
+	}
+	wg.Wait()
+	for _, ti := range tracks {
+		t := &m.Tracks[ti]
+		if t.pending.from >= len(t.Levels) {
 			t.packPending()
 			t.pending = nil
 			continue
 		}
-		t.pending.from = k
-		m.deferred = append(m.deferred, TrackID(i))
+		m.deferred = append(m.deferred, ti)
 	}
 	if len(m.deferred) > 0 {
 		m.placed = make(chan struct{})
