@@ -75,13 +75,13 @@ func (l *laidOut) deferRows(ct *core.Track) bool {
 	return true
 }
 
-// placeRows places t's deferred rows lo to hi.
-func (t *Track) placeRows(lo, hi int) {
+// placeRows places t's deferred rows lo to hi, stopping part way once ctx is cancelled.
+func (t *Track) placeRows(ctx context.Context, lo, hi int) {
 	p := t.pending
 	if rows := p.rows.Load(); rows != nil {
-		placeLevelRange(t.Core, *rows, p.next, t.Levels, lo, hi, true)
+		placeLevelRange(ctx, t.Core, *rows, p.next, t.Levels, lo, hi, true)
 	} else {
-		placeLevelRange(t.Core, t.Core.Depth, p.next, t.Levels, lo, hi, true)
+		placeLevelRange(ctx, t.Core, t.Core.Depth, p.next, t.Levels, lo, hi, true)
 	}
 }
 
@@ -132,7 +132,7 @@ func (m *Model) placeFirstView(viewHeight float64) {
 					return
 				}
 				t := &m.Tracks[tracks[k]]
-				t.placeRows(0, t.pending.from)
+				t.placeRows(context.Background(), 0, t.pending.from)
 			}
 		})
 	}
@@ -155,16 +155,16 @@ func (m *Model) placeFirstView(viewHeight float64) {
 // since or not: see Track.Placed).
 func (m *Model) DeferredRows() bool { return len(m.deferred) > 0 }
 
-// PlaceRest places the rows the model was built without (Pending), each track's becoming Placed
-// as it is done. It may run on any goroutine beside readers of the model, once; it gives up
-// between tracks when ctx is cancelled, leaving the rest unplaced.
+// PlaceRest places the rows the model was built without (DeferredRows), each track's becoming
+// Placed as it is done. It may run on any goroutine beside readers of the model, once; it gives up
+// soon after ctx is cancelled, leaving the track it was on and the rest unplaced.
 func (m *Model) PlaceRest(ctx context.Context) error {
 	for _, ti := range m.deferred {
+		t := &m.Tracks[ti]
+		t.placeRows(ctx, t.pending.from, len(t.Levels))
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t := &m.Tracks[ti]
-		t.placeRows(t.pending.from, len(t.Levels))
 		t.pending.done.Store(true)
 		t.packPending()
 	}

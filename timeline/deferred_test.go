@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"flamedesk/core"
@@ -199,25 +200,60 @@ func TestPrelayoutDefersRowsForTheModel(t *testing.T) {
 	}
 }
 
-// PlaceRest gives up when cancelled, leaving the rows unplaced, and WaitPlaced returns when its
-// context is done.
+// PlaceRest gives up when cancelled, before it starts or part way through a track, leaving the
+// rows unplaced, and WaitPlaced returns when its context is done.
 func TestPlaceRestStopsWhenCancelled(t *testing.T) {
 	deferAll(t)
 	tr := loadFixture(t, "generated", "gen-trace-medium-reload.json.gz")
-	m, err := newWithPanelLanes(context.Background(), tr, nil, nil, 1)
-	if err != nil || !m.DeferredRows() {
-		t.Fatalf("no rows deferred (%v)", err)
+	want := NewWithPanelLanes(tr)
+	for _, looks := range []int32{0, 3} {
+		m, err := newWithPanelLanes(context.Background(), tr, nil, nil, 1)
+		if err != nil || !m.DeferredRows() {
+			t.Fatalf("no rows deferred (%v)", err)
+		}
+		ctx := &cancelledAfter{Context: context.Background()}
+		ctx.looks.Store(looks)
+		if err := m.PlaceRest(ctx); err == nil {
+			t.Fatalf("PlaceRest cancelled after %d looks reported success", looks)
+		}
+		if err := m.WaitPlaced(ctx); err == nil {
+			t.Fatal("WaitPlaced returned as if every row were placed")
+		}
+		ti := m.deferred[0]
+		tk := &m.Tracks[ti]
+		if tk.Placed(len(tk.Levels) - 1) {
+			t.Fatalf("a row is placed after PlaceRest was cancelled after %d looks", looks)
+		}
+		// Cancelled part way, it stopped part way: some row it was placing is not whole.
+		if looks > 0 {
+			wt := &want.Tracks[ti]
+			whole := true
+			for d := tk.pending.from; d < len(wt.Levels); d++ {
+				whole = whole && slices.Equal(tk.Levels[d].Entries, wt.Levels[d].Entries)
+			}
+			if whole {
+				t.Fatal("PlaceRest placed the whole track although cancelled part way")
+			}
+		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := m.PlaceRest(ctx); err == nil {
-		t.Fatal("a cancelled PlaceRest reported success")
+}
+
+// cancelledAfter is a context whose Err is nil for its first looks calls, then Canceled, and
+// whose Done is closed: a cancellation that comes part way through.
+type cancelledAfter struct {
+	context.Context
+	looks atomic.Int32
+}
+
+func (c *cancelledAfter) Err() error {
+	if c.looks.Add(-1) < 0 {
+		return context.Canceled
 	}
-	if err := m.WaitPlaced(ctx); err == nil {
-		t.Fatal("WaitPlaced returned as if every row were placed")
-	}
-	ti := m.deferred[0]
-	if tk := &m.Tracks[ti]; tk.Placed(len(tk.Levels) - 1) {
-		t.Fatal("a row is placed after a cancelled PlaceRest")
-	}
+	return nil
+}
+
+func (c *cancelledAfter) Done() <-chan struct{} {
+	done := make(chan struct{})
+	close(done)
+	return done
 }

@@ -605,13 +605,16 @@ const rowBucketShift = 8
 // spanRun is how many entries' times placeLevels reads at once.
 const spanRun = 256
 
+// placeCheck is how many entries placeLevelRange walks between looks at its context.
+const placeCheck = 1 << 16
+
 func placeLevels[R rowColumn](ct *core.Track, rows []R, parallel bool) []Level {
 	next := rowStarts(rows)
 	if next == nil {
 		return nil
 	}
 	levels := make([]Level, len(next)-1)
-	placeLevelRange(ct, rows, next, levels, 0, len(levels), parallel)
+	placeLevelRange(context.Background(), ct, rows, next, levels, 0, len(levels), parallel)
 	return levels
 }
 
@@ -646,8 +649,9 @@ func rowStarts[R rowColumn](rows []R) []int {
 
 // placeLevelRange builds levels[lo:hi], the levels of rows lo to hi, in arrays of their own; next
 // is rowStarts(rows). The other levels are left as they are, so that a track's rows can be placed
-// in parts (the first view's, then the rest: deferred.go).
-func placeLevelRange[R rowColumn](ct *core.Track, rows []R, next []int, levels []Level, lo, hi int, parallel bool) {
+// in parts (the first view's, then the rest: deferred.go). Once ctx is cancelled it stops within
+// placeCheck entries, leaving the levels part built: the caller then drops them.
+func placeLevelRange[R rowColumn](ctx context.Context, ct *core.Track, rows []R, next []int, levels []Level, lo, hi int, parallel bool) {
 	if lo >= hi {
 		return
 	}
@@ -695,6 +699,9 @@ func placeLevelRange[R rowColumn](ct *core.Track, rows []R, next []int, levels [
 		}
 		sp := newSpanPlacer(&p)
 		for run := 0; run < len(rows); run += spanRun {
+			if run%placeCheck == 0 && ctx.Err() != nil {
+				return
+			}
 			for j, r := range rows[run:min(run+spanRun, len(rows))] {
 				if int(r) >= lo && int(r) < top {
 					sp.add(run+j, int(r))
@@ -727,6 +734,9 @@ func placeLevelRange[R rowColumn](ct *core.Track, rows []R, next []int, levels [
 			placeFirst(lo, hi)
 			sp := newSpanPlacer(&p)
 			for b := max(lo>>rowBucketShift, 1); b <= (hi-1)>>rowBucketShift; b++ {
+				if ctx.Err() != nil {
+					return
+				}
 				for _, i := range byBucket[bucketNext[b-1]:bucketNext[b]] {
 					if r := int(rows[i]); r >= lo && r < hi {
 						if sp.add(int(i), r) {
@@ -740,7 +750,9 @@ func placeLevelRange[R rowColumn](ct *core.Track, rows []R, next []int, levels [
 	}
 	placeAndFinish := func(lo, hi int) {
 		placeRows(lo, hi)
-		finishRows(lo, hi)
+		if ctx.Err() == nil {
+			finishRows(lo, hi)
+		}
 	}
 	// The rows before the one at which half the entries are placed go on this goroutine, the rest
 	// on another; in a deep track the bucket that holds that row is read by both. (Cut between
