@@ -504,12 +504,14 @@ func (u *ui) frame(gtx layout.Context) {
 	size := gtx.Constraints.Max
 	tbH, ovH, stH := gtx.Dp(toolbarHeight), gtx.Dp(overviewHeight), gtx.Dp(statusHeight)
 	between := size.Y - tbH - ovH - stH
+	// The panel shows with a document; the chart's height with it is what a load lays out for.
+	panelShown := min(gtx.Dp(unit.Dp(u.panel.heightDp)), max(between-gtx.Dp(120), 0))
+	u.noteChartView(gtx, between-panelShown)
 	panelH := 0
 	if u.doc != nil {
-		panelH = u.panelHeight(gtx, between)
+		panelH = panelShown
 	}
 	chartH := max(between-panelH, 0)
-	u.noteChartView(gtx, between)
 	u.panel.maxHeightDp = float32(size.Y-tbH-ovH-stH-gtx.Dp(120)) / gtx.Metric.PxPerDp
 	place := func(gtx layout.Context, y, h int, w func(gtx layout.Context)) {
 		off := op.Offset(image.Pt(0, y)).Push(gtx.Ops)
@@ -581,18 +583,10 @@ func (u *ui) frame(gtx layout.Context) {
 }
 
 // noteChartView keeps the height of the chart's content once a document shows (below the
-// toolbar, overview and ruler, above the bottom panel and status bar), out of the height
-// between the chrome's fixed parts: what a loading model's first view is.
-func (u *ui) noteChartView(gtx layout.Context, between int) {
-	panelH := u.panelHeight(gtx, between)
+// ruler), out of the chart's area chartH: what a loading model's first view is.
+func (u *ui) noteChartView(gtx layout.Context, chartH int) {
 	ruler := int(render.DefaultStyle().Scaled(gtx.Metric.PxPerDp).RulerHeight)
-	u.chartView.Store(int64(max(between-panelH-ruler, 0)))
-}
-
-// panelHeight is the bottom panel's height, in pixels, out of the height between the chrome's
-// fixed parts: the chart keeps at least 120 dp.
-func (u *ui) panelHeight(gtx layout.Context, between int) int {
-	return min(gtx.Dp(unit.Dp(u.panel.heightDp)), max(between-gtx.Dp(120), 0))
+	u.chartView.Store(int64(max(chartH-ruler, 0)))
 }
 
 // progressRedraw is how often the loading card is redrawn while nothing else happens.
