@@ -13,7 +13,6 @@ import (
 	"context"
 	"image"
 	"io"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -289,12 +288,12 @@ func (u *ui) open(src Source) {
 		pipeline.NextPhase(p)
 		p.SetStage("laying out tracks")
 		times.mapped = time.Now()
-		// Reading and building the tracks leave hundreds of MB of garbage on a large trace.
-		// Collected now (tens of ms: the columns hold no pointers), its pages take the levels
-		// timeline.New allocates next, instead of fresh pages mapped one fault at a time: two
-		// thirds fewer page faults, and on the 2-core VM a layout of 4.5-5 s instead of 7.6-14 s
-		// at load average 20.
-		runtime.GC()
+		// The panel's lists need only the trace: they are built while the garbage is collected.
+		pre.StartLists(tr)
+		// The load's garbage (hundreds of MB on a large trace) is not collected here: the first
+		// view's levels are few, and the window collects and returns it once the document is on
+		// screen (heapKeeper.release). A collection here waited for a P behind the main thread's
+		// rows and the lists: 20-60 ms more to wait on gen-trace-large, 2 cores.
 		// The rows the chart's first view shows are placed now, the others once it is shown.
 		m, err := pre.Model(ctx, tr, p, float64(chartView.Load()))
 		if err != nil {

@@ -678,25 +678,11 @@ func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl
 		return newModel(ctx, tr, p, pl, false)
 	}
 	// The lanes too are built beside the levels: the levels take longer, and whatever is built
-	// after them delays the window.
-	type panelLanes struct {
-		early *timelines.Early
-		panel *timelines.Timelines
-		lanes []Lane
+	// after them delays the window. The lists are built ahead by pl where it could, else here.
+	built := pl.takeLists()
+	if built == nil {
+		built = buildPanelLanes(tr, pl.takeEarly())
 	}
-	built := make(chan panelLanes, 1) // buffered: a cancelled build does not wait for it
-	// The lists are built ahead by pl where it could, else here; their warnings go to the trace
-	// once the levels are built, as buildGroups adds the meta's beside them.
-	early := pl.takeEarly()
-	go func() {
-		background.Lower()
-		e := early
-		if e == nil {
-			e = timelines.BuildEarly(tr)
-		}
-		panel := e.Finish(tr)
-		built <- panelLanes{e, panel, BuildLanes(panel)}
-	}()
 	m, err := newModel(ctx, tr, p, pl, viewHeight > 0)
 	if err != nil {
 		return nil, err
@@ -707,6 +693,31 @@ func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl
 	// The lanes push the threads down: the first view is known once they are in.
 	m.placeFirstView(viewHeight)
 	return m, nil
+}
+
+// panelLanes is the panel's lists of a trace and the lanes drawn from them.
+type panelLanes struct {
+	early *timelines.Early
+	panel *timelines.Timelines
+	lanes []Lane
+}
+
+// buildPanelLanes builds tr's panel lists, finishing those built ahead (early, nil when there are
+// none), and their lanes on a goroutine of its own. The channel is buffered: a cancelled build
+// does not wait for it. Their warnings go to the trace once the levels are built, as buildGroups
+// adds the meta's beside them.
+func buildPanelLanes(tr *core.Trace, early *timelines.Early) <-chan panelLanes {
+	built := make(chan panelLanes, 1)
+	go func() {
+		background.Lower()
+		e := early
+		if e == nil {
+			e = timelines.BuildEarly(tr)
+		}
+		panel := e.Finish(tr)
+		built <- panelLanes{e, panel, BuildLanes(panel)}
+	}()
+	return built
 }
 
 // TrackInfo is one row of the track list: what `flamedesk tracks` prints.

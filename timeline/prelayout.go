@@ -42,6 +42,8 @@ type Prelayout struct {
 	early        *timelines.Early
 	earlyDone    chan struct{}
 	earlyStopped bool
+	// lists is the panel's lists and lanes being built for Model (StartLists), nil when not started.
+	lists <-chan panelLanes
 
 	// progress is the build's (Hook), nil when not known: its counts tell whether core/integrate
 	// has finished every thread when a track comes.
@@ -216,6 +218,38 @@ func (pl *Prelayout) StopEarly(ctx context.Context) {
 	}
 }
 
+// StartLists starts building the panel's lists, and the lanes drawn from them, for Model to
+// take: call it once the trace's strings and events are final (after source maps), so that the
+// caller's work before Model (the window collects the load's garbage) runs beside them instead of
+// before them. The lists built ahead are waited for and used. It does nothing for a trace whose
+// model has no lanes, or when called again.
+func (pl *Prelayout) StartLists(tr *core.Trace) {
+	if tr.Kind != core.InputTrace {
+		return
+	}
+	pl.StopEarly(pl.ctx)
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if pl.lists != nil {
+		return
+	}
+	early := pl.early
+	pl.early = nil
+	pl.lists = buildPanelLanes(tr, early)
+}
+
+// takeLists returns the lists StartLists started, nil when it was not called (or they were taken).
+func (pl *Prelayout) takeLists() <-chan panelLanes {
+	if pl == nil {
+		return nil
+	}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	l := pl.lists
+	pl.lists = nil
+	return l
+}
+
 // takeEarly returns the panel's lists built ahead, nil when there are none (not started, not
 // finished or already taken); the caller then builds them whole.
 func (pl *Prelayout) takeEarly() *timelines.Early {
@@ -267,7 +301,7 @@ func (pl *Prelayout) Model(ctx context.Context, tr *core.Trace, p *core.Progress
 	pl.StopEarly(ctx)
 	m, err := newWithPanelLanes(ctx, tr, p, pl, viewHeight)
 	pl.mu.Lock()
-	pl.laid, pl.queue, pl.early = nil, nil, nil
+	pl.laid, pl.queue, pl.early, pl.lists = nil, nil, nil, nil
 	pl.mu.Unlock()
 	return m, err
 }

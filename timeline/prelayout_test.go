@@ -3,6 +3,8 @@ package timeline
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -31,6 +33,11 @@ func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
 				t.Fatalf("%d tracks handed over while building, of %d", handed, len(tr.Tracks))
 			}
 			settle(t, pl)
+			// The lists too, from scratch (this build built none ahead); a profile has none.
+			pl.StartLists(tr)
+			if started := pl.lists != nil; started != (tr.Kind == core.InputTrace) {
+				t.Fatalf("lists started: %v, for a %v", started, tr.Kind)
+			}
 			built := 0
 			// Where each track's first level begins, to tell that the model took it.
 			first := map[core.ThreadID]*int32{}
@@ -50,6 +57,9 @@ func TestPrelayoutGivesTheModelOfABuildAfterTheLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := NewWithPanelLanes(tr)
+			if gotJSON, wantJSON := mustJSON(t, got.Panel), mustJSON(t, want.Panel); gotJSON != wantJSON || len(got.Lanes) != len(want.Lanes) {
+				t.Fatalf("the lists differ: %d lanes, want %d:\n%.300s\nwant\n%.300s", len(got.Lanes), len(want.Lanes), gotJSON, wantJSON)
+			}
 			if len(got.Tracks) != len(want.Tracks) || len(got.Tracks) == 0 {
 				t.Fatalf("%d tracks, want %d", len(got.Tracks), len(want.Tracks))
 			}
@@ -88,88 +98,103 @@ func TestPrelayoutBuildsThePanelListsAhead(t *testing.T) {
 		{"upstream", "speedscope-chrome65-simple-timeline.json"},
 		{"upstream", "speedscope-chrome66-worker.json"},
 	} {
-		t.Run(path[1], func(t *testing.T) {
-			file := fixtures.Path(t, append([]string{"fixtures"}, path...)...)
-			ctx := context.Background()
-			pl := NewPrelayout(ctx)
-			p := new(core.Progress)
-			pl.Hook(p)
-			hand := p.TrackBuilt
-			var once sync.Once
-			p.TrackBuilt = func(tr *core.Trace, ct *core.Track) {
-				first := false
-				once.Do(func() { first = true })
-				if !first {
-					hand(tr, ct)
-					return
-				}
-				// The build holds back until the lists are built ahead, counted unfinished
-				// meanwhile, as when its largest thread is still being built: the worker runs out
-				// of tracks before the build is over.
-				held := p.Total.Load()
-				p.Done.Add(-held)
-				hand(tr, ct)
-				deadline := time.Now().Add(time.Minute)
-				for {
-					pl.mu.Lock()
-					done := pl.earlyDone
-					pl.mu.Unlock()
-					if done != nil {
-						<-done
-						break
-					}
-					if time.Now().After(deadline) {
-						t.Error("the lists were not started ahead in a minute")
-						break
-					}
-					time.Sleep(time.Millisecond)
-				}
-				p.Done.Add(held)
-			}
-			tr, err := pipeline.Open(ctx, pipeline.FromPath(file), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pl.StopEarly(ctx)
-			if pl.early == nil {
-				t.Fatal("no lists built ahead")
-			}
-			got, err := pl.Model(ctx, tr, p, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if pl.early != nil {
-				t.Fatal("the Prelayout still holds the lists after Model")
-			}
-			wantTrace, err := pipeline.OpenFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The window's model built after the load, whose meta adds its warnings too.
-			wantModel := NewWithPanelLanes(wantTrace)
-			want := wantModel.Panel
-			gotJSON, err := json.Marshal(got.Panel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantJSON, err := json.Marshal(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(gotJSON) != string(wantJSON) {
-				t.Fatalf("the lists built ahead differ from those built after the load:\n%.400s\nwant\n%.400s", gotJSON, wantJSON)
-			}
-			if !slices.Equal(got.Panel.Meta.MainThreads, want.Meta.MainThreads) || len(want.Meta.MainThreads) == 0 && path[1] == "devtools-web-dev.json.gz" {
-				t.Fatalf("main threads %v, want %v", got.Panel.Meta.MainThreads, want.Meta.MainThreads)
-			}
-			if g, w := tr.Warnings.Lines(), wantTrace.Warnings.Lines(); !slices.Equal(g, w) {
-				t.Fatalf("warnings\n%q\nwant\n%q", g, w)
-			}
-			if g, w := len(got.Lanes), len(wantModel.Lanes); g != w {
-				t.Fatalf("%d lanes, want %d", g, w)
-			}
-		})
+		for _, start := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/StartLists=%v", path[1], start), func(t *testing.T) {
+				listsAheadMatch(t, fixtures.Path(t, append([]string{"fixtures"}, path...)...), start)
+			})
+		}
 	}
+}
+
+// listsAheadMatch builds file's lists ahead with a Prelayout, and then the model, starting the
+// lists before it (StartLists) when start is set, and compares them with a build after the load.
+func listsAheadMatch(t *testing.T, file string, start bool) {
+	ctx := context.Background()
+	pl := NewPrelayout(ctx)
+	p := new(core.Progress)
+	pl.Hook(p)
+	hand := p.TrackBuilt
+	var once sync.Once
+	p.TrackBuilt = func(tr *core.Trace, ct *core.Track) {
+		first := false
+		once.Do(func() { first = true })
+		if !first {
+			hand(tr, ct)
+			return
+		}
+		// The build holds back until the lists are built ahead, counted unfinished
+		// meanwhile, as when its largest thread is still being built: the worker runs out
+		// of tracks before the build is over.
+		held := p.Total.Load()
+		p.Done.Add(-held)
+		hand(tr, ct)
+		deadline := time.Now().Add(time.Minute)
+		for {
+			pl.mu.Lock()
+			done := pl.earlyDone
+			pl.mu.Unlock()
+			if done != nil {
+				<-done
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Error("the lists were not started ahead in a minute")
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		p.Done.Add(held)
+	}
+	tr, err := pipeline.Open(ctx, pipeline.FromPath(file), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl.StopEarly(ctx)
+	if pl.early == nil {
+		t.Fatal("no lists built ahead")
+	}
+	if start {
+		pl.StartLists(tr)
+		if pl.lists == nil || pl.early != nil {
+			t.Fatal("StartLists did not take the lists built ahead")
+		}
+	}
+	got, err := pl.Model(ctx, tr, p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.early != nil || pl.lists != nil {
+		t.Fatal("the Prelayout still holds the lists after Model")
+	}
+	wantTrace, err := pipeline.OpenFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The window's model built after the load, whose meta adds its warnings too.
+	wantModel := NewWithPanelLanes(wantTrace)
+	want := wantModel.Panel
+	if gotJSON, wantJSON := mustJSON(t, got.Panel), mustJSON(t, want); gotJSON != wantJSON {
+		t.Fatalf("the lists built ahead differ from those built after the load:\n%.400s\nwant\n%.400s", gotJSON, wantJSON)
+	}
+	if !slices.Equal(got.Panel.Meta.MainThreads, want.Meta.MainThreads) || len(want.Meta.MainThreads) == 0 && filepath.Base(file) == "devtools-web-dev.json.gz" {
+		t.Fatalf("main threads %v, want %v", got.Panel.Meta.MainThreads, want.Meta.MainThreads)
+	}
+	if g, w := tr.Warnings.Lines(), wantTrace.Warnings.Lines(); !slices.Equal(g, w) {
+		t.Fatalf("warnings\n%q\nwant\n%q", g, w)
+	}
+	if g, w := len(got.Lanes), len(wantModel.Lanes); g != w {
+		t.Fatalf("%d lanes, want %d", g, w)
+	}
+}
+
+// mustJSON is v as JSON.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // A cancelled load leaves nothing running: the worker ends, and Model gives up.
