@@ -440,6 +440,9 @@ func (u *ui) install(src Source, l loaded) {
 	u.ready.install(l)
 	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
 	u.rest.Cancel()
+	// From now on background work leaves the window the CPU first (background.Lower), the rows
+	// placed after the first view included; the frame would say so only once it is drawn.
+	background.KeepSpares(true)
 	if m := l.model; m.DeferredRows() {
 		u.rest.Start(func(ctx context.Context) (struct{}, error) { return struct{}{}, m.PlaceRest(ctx) })
 	}

@@ -49,6 +49,14 @@ func TestLowerOnlyAfterEnableAndOnlyItsThread(t *testing.T) {
 	if Workers() != procs || runtime.GOMAXPROCS(0) != procs {
 		t.Fatalf("without spares: Workers %d, GOMAXPROCS %d; want %d and %d", Workers(), runtime.GOMAXPROCS(0), procs, procs)
 	}
+	// No document is shown: the work keeps its thread as it is.
+	go func() {
+		Lower()
+		got <- threadNice(t)
+	}()
+	if n := <-got; n != base {
+		t.Fatalf("Lower before a document is shown: nice %d, want %d", n, base)
+	}
 	KeepSpares(true)
 	if Workers() != procs || runtime.GOMAXPROCS(0) != procs+spareProcs {
 		t.Fatalf("with spares again: Workers %d, GOMAXPROCS %d; want %d and %d", Workers(), runtime.GOMAXPROCS(0), procs, procs+spareProcs)
