@@ -192,8 +192,7 @@ func (u *ui) apply(gtx layout.Context, a action) {
 		}
 	case highlightFunc:
 		if d != nil {
-			d.highlight = highlightCalls(d, a.funcs, a.fn)
-			u.chart.invalidate()
+			u.startHighlight(d, a.funcs, a.fn)
 			u.showSourceOfFunc(a.funcs, a.fn)
 		}
 	case tracksChanged:

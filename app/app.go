@@ -129,6 +129,8 @@ type ui struct {
 	comparePending bool
 	dialog         task.Future[string]
 	search         task.Future[searchFound]
+	// highlight finds the calls of the function chosen in the call tree (startHighlight).
+	highlight task.Future[highlightFound]
 	// mapsFor is the file whose source maps folder the dialog is choosing; "" while it opens a file.
 	mapsFor string
 	// comparePick says the dialog chooses a file to compare the open one with (comparechart.go).
@@ -206,16 +208,17 @@ func newUI(h host, opts Options) *ui {
 	if !opts.Blank {
 		// The first file is read at once, before anything else here (the theme alone parses
 		// every Go font, 20-60 ms), while the system window and its GL context are made (half
-		// a second under a software GL): time-to-ready counts from the process's start, and
-		// the loader's goroutines run at the background priority (internal/background), so
-		// the first frame is not kept waiting for them. The comparison's file, the second in
-		// line, waits for the first frame.
+		// a second under a software GL): time-to-ready counts from the process's start. Until
+		// a document is shown the loader's goroutines keep the usual priority
+		// (background.Lower), and share the cores with the first frame. The comparison's file,
+		// the second in line, waits for the first frame.
 		u.open(opts.Source)
 		u.comparePending = opts.Compare.Name != ""
 	}
 	u.th = theme.New(u.settings.Dark)
 	u.dialog.Invalidate = h.Invalidate
 	u.search.Invalidate = h.Invalidate
+	u.highlight.Invalidate = h.Invalidate
 	u.searchBox.init()
 	u.state = newStateWriter()
 	u.panel.init(h.Invalidate)
@@ -323,6 +326,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 			u.load.Cancel()
 			u.rest.Cancel()
 			u.search.Cancel()
+			u.highlight.Cancel()
 			u.panel.tree.build.Cancel()
 			u.panel.compare.cancel()
 			if u.doc != nil {
@@ -413,6 +417,10 @@ func (u *ui) poll() {
 		u.doc.setSearch(r, found.lanes)
 		u.chart.invalidate()
 	}
+	if found, err, ok := u.highlight.Poll(); ok && err == nil && u.doc != nil && u.doc.model == found.model {
+		u.doc.highlight = found.calls
+		u.chart.invalidate()
+	}
 	u.requests.poll(u)
 	u.pollTiming()
 	u.panel.tree.poll(u.doc)
@@ -460,6 +468,7 @@ func (u *ui) install(src Source, l loaded) {
 	u.panel.reset(u.doc)
 	u.searchBox.reset()
 	u.search.Cancel()
+	u.highlight.Cancel()
 	if src.Path != "" && !u.panel.compare.active() {
 		// A comparison is remembered with B and its alignment once B is lined up.
 		u.recentPending = src.Path

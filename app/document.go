@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"math"
 	"time"
 
@@ -108,16 +109,32 @@ func (d *document) clearSelection() {
 	d.rangeStart, d.rangeEnd = 0, 0
 }
 
-// highlightCalls finds the ProfileCalls of one call-tree function, to mark them in the chart.
-func highlightCalls(d *document, f *calltree.Functions, fn calltree.FuncID) *timeline.SearchResult {
+// highlightFound is the calls of a call-tree function that startHighlight found in model.
+type highlightFound struct {
+	model *timeline.Model
+	calls *timeline.SearchResult
+}
+
+// startHighlight marks in the chart the ProfileCalls of one call-tree function (none for
+// NoFunc). They are found on a goroutine of their own, as the walk over every entry takes longer
+// than a frame on a large trace (about 90 ms on gen-trace-large); the highlight before stays
+// until they are found.
+func (u *ui) startHighlight(d *document, f *calltree.Functions, fn calltree.FuncID) {
 	if fn == calltree.NoFunc {
-		return nil
+		u.highlight.Cancel()
+		d.highlight = nil
+		u.chart.invalidate()
+		return
 	}
 	hit := make([]bool, len(d.trace.Frames))
 	for i := range hit {
 		hit[i] = f.FrameIs(core.FrameID(i), fn)
 	}
-	return d.model.MarkFrames(f.Name(fn), hit)
+	name, model := f.Name(fn), d.model
+	u.highlight.Start(func(ctx context.Context) (highlightFound, error) {
+		calls, err := model.MarkFrames(ctx, name, hit)
+		return highlightFound{model: model, calls: calls}, err
+	})
 }
 
 // setSearch shows search result r (nil for none) with its lane matches, and forgets the stepping

@@ -95,6 +95,7 @@ func newHarnessWith(t *testing.T, opts Options) *harness {
 		h.u.load.Cancel()
 		h.u.rest.Cancel()
 		h.u.search.Cancel()
+		h.u.highlight.Cancel()
 		h.u.dialog.Cancel()
 		h.u.panel.tree.build.Cancel()
 		h.u.panel.tree.source.build.Cancel()
@@ -123,7 +124,7 @@ func (h *harness) frame() {
 // busy reports whether the window waits for background work.
 func (h *harness) busy() bool {
 	u := h.u
-	return u.comparePending || u.loading || u.load.Pending() || u.rest.Pending() || u.search.Pending() || u.dialog.Pending() ||
+	return u.comparePending || u.loading || u.load.Pending() || u.rest.Pending() || u.search.Pending() || u.highlight.Pending() || u.dialog.Pending() ||
 		u.panel.tree.build.Pending() || u.panel.tree.source.pending() || u.panel.compare.pending() || (u.doc != nil && u.doc.timing.refine.Pending())
 }
 

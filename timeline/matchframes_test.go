@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"context"
 	"testing"
 
 	"flamedesk/core"
@@ -39,7 +40,11 @@ func TestMatchFramesFindsEveryCallOfAFunction(t *testing.T) {
 // same entries, and the same spans of every level, as the listed one.
 func TestMarkFramesMarksWhatMatchFramesFinds(t *testing.T) {
 	_, m, _, hit := parseFramesOfSmallTrace(t)
-	listed, marked := m.MatchFrames("parse", hit), m.MarkFrames("parse", hit)
+	listed := m.MatchFrames("parse", hit)
+	marked, err := m.MarkFrames(context.Background(), "parse", hit)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if marked.Matches != nil || marked.Len() != listed.Len() || listed.Len() == 0 {
 		t.Fatalf("marked %d (listing %d), listed %d", marked.Len(), len(marked.Matches), listed.Len())
 	}

@@ -113,10 +113,12 @@ func (m *Model) MatchFrames(label string, frameHit []bool) *SearchResult {
 // MarkFrames is MatchFrames for a highlight that is drawn and counted but never stepped through
 // (the calls of the call tree's selected function): it lists no Matches, which for a function
 // called millions of times spares 8 bytes a call (51 MB on gen-trace-large) and the merge.
-func (m *Model) MarkFrames(label string, frameHit []bool) *SearchResult {
+func (m *Model) MarkFrames(ctx context.Context, label string, frameHit []bool) (*SearchResult, error) {
 	r := &SearchResult{Query: label, tracks: make([]trackMatches, len(m.Tracks))}
-	m.collect(context.Background(), r, frameHit, nil, false)
-	return r
+	if err := m.collect(ctx, r, frameHit, nil, false); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // collect fills r with the entries whose frame (ProfileCalls) or name (events) is marked. Its
