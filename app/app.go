@@ -291,7 +291,8 @@ func (u *ui) open(src Source) {
 		pipeline.NextPhase(p)
 		p.SetStage("laying out tracks")
 		times.mapped = time.Now()
-		// The panel's lists need only the trace: they are built while the garbage is collected.
+		// The panel's lists need only the trace: they start now, beside the main thread's rows
+		// that the Prelayout may still be laying out.
 		pre.StartLists(tr)
 		// The load's garbage (hundreds of MB on a large trace) is not collected here: the first
 		// view's levels are few, and the window collects and returns it once the document is on

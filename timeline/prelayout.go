@@ -219,10 +219,10 @@ func (pl *Prelayout) StopEarly(ctx context.Context) {
 }
 
 // StartLists starts building the panel's lists, and the lanes drawn from them, for Model to
-// take: call it once the trace's strings and events are final (after source maps), so that the
-// caller's work before Model (the window collects the load's garbage) runs beside them instead of
-// before them. The lists built ahead are waited for and used. It does nothing for a trace whose
-// model has no lanes, or when called again.
+// take: call it once the trace's strings and events are final (after source maps), so that they
+// are built beside the rows the worker still lays out (the main thread's, after the build) and
+// whatever the caller does before Model, not after them. The lists built ahead are waited for and
+// used. It does nothing for a trace whose model has no lanes, or when called again.
 func (pl *Prelayout) StartLists(tr *core.Trace) {
 	if tr.Kind != core.InputTrace {
 		return

@@ -3,9 +3,9 @@
 // of that work that call Lower run on OS threads of lower scheduling priority, so that on a busy
 // machine the window's own thread and the GL driver's threads get the CPU first; and the Go
 // scheduler gets spare Ps, so that the window's goroutine never waits for one held by a
-// background worker that the OS has set aside. While the window renders a frame (Pause), the loops of that work wait at
-// their next Yield (pause.go). Without Enable (the command-line tools), all of these are no-ops
-// and pools keep their width.
+// background worker that the OS has set aside. While the window renders a frame (Pause), the
+// loops of that work wait at their next Yield (pause.go). Without Enable (the command-line
+// tools), all of these are no-ops and pools keep their width.
 package background
 
 import (
