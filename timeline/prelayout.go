@@ -228,14 +228,12 @@ func (pl *Prelayout) StartLists(tr *core.Trace) {
 		return
 	}
 	pl.StopEarly(pl.ctx)
+	early := pl.takeEarly()
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	if pl.lists != nil {
-		return
+	if pl.lists == nil {
+		pl.lists = buildPanelLanes(tr, early)
 	}
-	early := pl.early
-	pl.early = nil
-	pl.lists = buildPanelLanes(tr, early)
 }
 
 // takeLists returns the lists StartLists started, nil when it was not called (or they were taken).
