@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"testing"
 	"time"
+
+	"flamedesk/core"
 )
 
 // limitBecomes runs a collection and waits (up to 5 s: the hold's finalizer sets the limit after
@@ -74,4 +76,35 @@ func TestHeldHeapFollowsTheLiveHeap(t *testing.T) {
 		t.Fatalf("limit %d after a collection once the holds ended, want %d", l, prev)
 	}
 	runtime.KeepAlive(kept)
+}
+
+// TestWindowHoldsTheWholeJSON checks the two holds' limits for a JSON far above the live heap:
+// the stats hold takes off what the process keeps outside the heap and a margin, the window's
+// (laysOut) is the JSON's size.
+func TestWindowHoldsTheWholeJSON(t *testing.T) {
+	runtime.GC()
+	if liveHeap() == 0 || residentBytes() == 0 {
+		t.Skip("the runtime or the system does not report the live heap or the resident size")
+	}
+	prev := debug.SetMemoryLimit(-1)
+	json := liveHeap() + 1<<30
+	tr := &core.Trace{}
+	tr.Stats.JSONBytes = json
+
+	stop := holdHeap(tr, true)
+	window := debug.SetMemoryLimit(-1)
+	stop()
+	if window != json {
+		t.Errorf("window's limit %d, want the JSON's size %d", window, json)
+	}
+
+	stop = holdHeap(tr, false)
+	stats := debug.SetMemoryLimit(-1)
+	stop()
+	if stats > json-json/32 || stats <= 0 {
+		t.Errorf("stats' limit %d, want at most %d: the JSON less what is outside the heap and 1/32", stats, json-json/32)
+	}
+	if l := debug.SetMemoryLimit(-1); l != prev {
+		t.Errorf("limit after the holds %d, want %d", l, prev)
+	}
 }

@@ -58,9 +58,7 @@ func Build(tr *core.Trace) {
 func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	p.SetStage("building tracks")
 	tr.Tracks = nil
-	if p == nil || p.TrackBuilt == nil {
-		defer holdHeap(tr)()
-	}
+	defer holdHeap(tr, p != nil && p.TrackBuilt != nil)()
 	t0 := time.Now()
 	var jobs []job
 	switch tr.Kind {
