@@ -9,7 +9,9 @@
 #   frames  frame times while navigating (scripts/framebench.sh)
 # The goals on gen-trace-large need the optional corpus (FLAMEDESK_CORPUS, README "Test data");
 # without it they are skipped with a line saying so, and the committed medium trace is measured.
-# RUNS sets the runs per timing (default 5 for load, 3 for ready).
+# RUNS sets the runs per timing (default 5 for load, 7 for ready: the window and stats each move by
+# 50-100 ms from one run to the next on a shared 2-core host, and medians of 3 moved the ratio by
+# 0.1x between two runs of the same binary).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -34,11 +36,11 @@ tail -1 "$tmp/out" >>"$summary"
 
 echo "== ready: the window against flamedesk stats"
 if [ -n "$large" ]; then
-  scripts/readybench.sh "$large" "${RUNS:-3}" | tee "$tmp/out"
+  scripts/readybench.sh "$large" "${RUNS:-7}" | tee "$tmp/out"
   tail -1 "$tmp/out" >>"$summary"
 else
   note "ready  gen-trace-large  $nolarge"
-  scripts/readybench.sh "$medium" "${RUNS:-3}" | tee "$tmp/out"
+  scripts/readybench.sh "$medium" "${RUNS:-7}" | tee "$tmp/out"
   tail -1 "$tmp/out" >>"$summary"
 fi
 
