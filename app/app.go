@@ -516,15 +516,17 @@ func (u *ui) frame(gtx layout.Context) {
 	size := gtx.Constraints.Max
 	tbH, ovH, stH := gtx.Dp(toolbarHeight), gtx.Dp(overviewHeight), gtx.Dp(statusHeight)
 	between := size.Y - tbH - ovH - stH
+	// The panel leaves the chart at least 120 dp.
+	panelMax := between - gtx.Dp(120)
 	// The panel shows with a document; the chart's height with it is what a load lays out for.
-	panelShown := min(gtx.Dp(unit.Dp(u.panel.heightDp)), max(between-gtx.Dp(120), 0))
+	panelShown := min(gtx.Dp(unit.Dp(u.panel.heightDp)), max(panelMax, 0))
 	u.noteChartView(gtx, between-panelShown)
 	panelH := 0
 	if u.doc != nil {
 		panelH = panelShown
 	}
 	chartH := max(between-panelH, 0)
-	u.panel.maxHeightDp = float32(size.Y-tbH-ovH-stH-gtx.Dp(120)) / gtx.Metric.PxPerDp
+	u.panel.maxHeightDp = float32(panelMax) / gtx.Metric.PxPerDp
 	place := func(gtx layout.Context, y, h int, w func(gtx layout.Context)) {
 		off := op.Offset(image.Pt(0, y)).Push(gtx.Ops)
 		g := gtx
