@@ -275,7 +275,7 @@ func (u *ui) open(src Source) {
 		began := time.Now()
 		// Each thread's track is laid out as soon as it is built, while the others still are.
 		pre := timeline.NewPrelayout(ctx)
-		pre.DeferRows()
+		pre.DeferRows(func() float64 { return float64(chartView.Load()) })
 		defer pre.Close()
 		pre.Hook(p)
 		tr, err := load(ctx, src, p)
@@ -408,6 +408,11 @@ func (u *ui) poll() {
 		u.dialogDone(path, err)
 	}
 	if _, _, ok := u.rest.Poll(); ok {
+		if u.doc != nil {
+			// A track whose rows were not counted before it was shown (timeline.Model.SettleRows)
+			// may now take fewer rows than it was laid out with.
+			u.doc.model.SettleRows()
+		}
 		u.chart.invalidate() // the hatched rows are placed
 	}
 	if found, _, ok := u.search.Poll(); ok && u.doc != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"flamedesk/core/pipeline"
+	"flamedesk/timeline"
 )
 
 // A large trace's model comes to the window with only the rows its chart shows placed (the first
@@ -62,5 +63,11 @@ func TestRowsBelowTheFirstViewArePlacedOnceShown(t *testing.T) {
 				t.Fatalf("track %s: row %d is not placed once the window is idle", tk.Title, d)
 			}
 		}
+	}
+	// A track whose rows were counted only once it was shown is then as high as the whole
+	// build makes it.
+	whole := timeline.NewWithPanelLanes(m.Trace)
+	if m.ContentHeight() != whole.ContentHeight() {
+		t.Fatalf("the chart is %.0f px high once the window is idle, the whole build's %.0f", m.ContentHeight(), whole.ContentHeight())
 	}
 }

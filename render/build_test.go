@@ -460,7 +460,7 @@ func TestHatchFrameMatchesWholeRasterisation(t *testing.T) {
 func TestRowsStillPlacedAreHatched(t *testing.T) {
 	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
 	pl := timeline.NewPrelayout(context.Background())
-	pl.DeferRows()
+	pl.DeferRows(func() float64 { return 100 })
 	p := new(core.Progress)
 	pl.Hook(p)
 	tr, err := pipeline.Open(context.Background(), pipeline.FromPath(path), p)

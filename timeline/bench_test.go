@@ -87,6 +87,20 @@ func BenchmarkLargeTrace(b *testing.B) {
 			}
 			reportPerEntry(b, before, largest.Len())
 		})
+		if !parallel {
+			// What the window does instead of its drawn rows before the model (deferLazily): the
+			// walk to the first rows a 464 px view can show, and the first 4 of them placed.
+			b.Run("LargestTopRows", func(b *testing.B) {
+				before := usage()
+				for b.Loop() {
+					var l laidOut
+					l.deferLazily(tr, largest, vis, viewRows(464))
+					t := Track{Core: largest, Levels: l.levels, pending: l.pending}
+					t.placeTop(4)
+				}
+				reportPerEntry(b, before, largest.Len())
+			})
+		}
 		b.Run("LargestPack"+suffix, func(b *testing.B) {
 			if !parallel {
 				was := parallelPlaceEntries
@@ -172,7 +186,7 @@ func BenchmarkTracksThenModel(b *testing.B) {
 		var wait time.Duration
 		for b.Loop() {
 			pl := NewPrelayout(ctx)
-			pl.DeferRows()
+			pl.DeferRows(func() float64 { return 464 })
 			p := new(core.Progress)
 			pl.Hook(p)
 			if err := integrate.BuildContext(ctx, tr, p); err != nil {

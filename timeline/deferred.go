@@ -6,6 +6,7 @@ package timeline
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -20,7 +21,8 @@ import (
 // model built for a first view of known height places, in each large track, only the rows that
 // view reaches, and PlaceRest places the others once the window shows the model. Until then such
 // a row is drawn hatched; hit tests and selection outlines pass it by, and searches wait for it
-// (Placed, WaitPlaced). The tracks' rows are packed (rows.go) by PlaceRest too.
+// (Placed, WaitPlaced). The tracks' rows are packed (rows.go) by PlaceRest too, and the rows of
+// the track laid out last, the largest, are even computed by it (toprows.go).
 
 // deferMinEntries is the size from which a track's rows below the first view are deferred: a
 // smaller track's levels take a few ms. A variable so that tests can defer small tracks.
@@ -37,6 +39,12 @@ type rowsPending struct {
 	// done is set once rows from on are placed, after their levels are written: a reader that
 	// sees it set sees them whole.
 	done atomic.Bool
+	// lazy is set for a track whose rows were not computed with the model (deferLazily): next
+	// and rows are nil until PlaceRest computes them, and then sets known. count is then the
+	// track's row count, which its levels, made for a bound of it, may exceed.
+	lazy  *lazyRows
+	known atomic.Bool
+	count atomic.Int32
 }
 
 // Placed reports whether row's level is built: false for a row out of range, and for a row below
@@ -78,10 +86,12 @@ func (l *laidOut) deferRows(ct *core.Track) bool {
 // placeRows places t's deferred rows lo to hi, stopping part way once ctx is cancelled.
 func (t *Track) placeRows(ctx context.Context, lo, hi int) {
 	p := t.pending
-	if rows := p.rows.Load(); rows != nil {
-		placeLevelRange(ctx, t.Core, *rows, p.next, t.Levels, lo, hi, true)
+	// Levels made for a bound of the row count (deferLazily) are placed up to the count.
+	levels := t.Levels[:min(len(t.Levels), max(len(p.next)-1, 0))]
+	if rows := p.rows.Load(); rows != nil && *rows != nil {
+		placeLevelRange(ctx, t.Core, *rows, p.next, levels, lo, min(hi, len(levels)), true)
 	} else {
-		placeLevelRange(ctx, t.Core, t.Core.Depth, p.next, t.Levels, lo, hi, true)
+		placeLevelRange(ctx, t.Core, t.Core.Depth, p.next, levels, lo, min(hi, len(levels)), true)
 	}
 }
 
@@ -118,7 +128,16 @@ func (m *Model) placeFirstView(viewHeight float64) {
 			}
 			k = max(k, 1)
 		}
+		if t.pending.lazy != nil && viewHeight <= 0 {
+			t.placeLazyWhole()
+			continue
+		}
 		t.pending.from = k
+		if t.pending.lazy != nil {
+			// First: the most to place, from what its walk found.
+			tracks = slices.Insert(tracks, 0, TrackID(i))
+			continue
+		}
 		tracks = append(tracks, TrackID(i))
 	}
 	var next atomic.Int64
@@ -132,6 +151,10 @@ func (m *Model) placeFirstView(viewHeight float64) {
 					return
 				}
 				t := &m.Tracks[tracks[k]]
+				if t.pending.lazy != nil {
+					t.placeTop(t.pending.from)
+					continue
+				}
 				t.placeRows(context.Background(), 0, t.pending.from)
 			}
 		})
@@ -139,7 +162,7 @@ func (m *Model) placeFirstView(viewHeight float64) {
 	wg.Wait()
 	for _, ti := range tracks {
 		t := &m.Tracks[ti]
-		if t.pending.from >= len(t.Levels) {
+		if t.pending.from >= len(t.Levels) && t.pending.lazy == nil {
 			t.packPending()
 			t.pending = nil
 			continue
@@ -161,7 +184,10 @@ func (m *Model) DeferredRows() bool { return len(m.deferred) > 0 }
 func (m *Model) PlaceRest(ctx context.Context) error {
 	for _, ti := range m.deferred {
 		t := &m.Tracks[ti]
-		t.placeRows(ctx, t.pending.from, len(t.Levels))
+		if t.pending.lazy != nil {
+			t.computeRows()
+		}
+		t.placeRows(ctx, t.pending.from, t.rowCount())
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -675,7 +675,7 @@ func NewWithPanelLanesContext(ctx context.Context, tr *core.Trace, p *core.Progr
 // is above 0 (deferred.go).
 func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout, viewHeight float64) (*Model, error) {
 	if tr.Kind != core.InputTrace {
-		return newModel(ctx, tr, p, pl, false)
+		return newModel(ctx, tr, p, pl, 0)
 	}
 	// The lanes too are built beside the levels: the levels take longer, and whatever is built
 	// after them delays the window. The lists are built ahead by pl where it could, else here.
@@ -683,7 +683,7 @@ func newWithPanelLanes(ctx context.Context, tr *core.Trace, p *core.Progress, pl
 	if built == nil {
 		built = buildPanelLanes(tr, pl.takeEarly())
 	}
-	m, err := newModel(ctx, tr, p, pl, viewHeight > 0)
+	m, err := newModel(ctx, tr, p, pl, viewRows(viewHeight))
 	if err != nil {
 		return nil, err
 	}

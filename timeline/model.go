@@ -262,15 +262,16 @@ func (l *Level) lastEndingAt(i int) uint32 {
 // trace without tracks gives an empty model. It is O(n) in entries, about 0.4 s for a trace of
 // millions, so the window calls it on its loading goroutine.
 func New(tr *core.Trace) *Model {
-	m, _ := newModel(context.Background(), tr, nil, nil, false)
+	m, _ := newModel(context.Background(), tr, nil, nil, 0)
 	return m
 }
 
 // newModel is New that counts the entries laid out in p (may be nil), takes the tracks pl (may be
 // nil) laid out ahead, and gives up with ctx.Err() between tracks once ctx is cancelled. With
-// deferring, the large tracks of a trace whose bounds are its own are left with their rows
-// counted and their levels empty, for placeFirstView and PlaceRest to place (deferred.go).
-func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout, deferring bool) (*Model, error) {
+// firstRows above 0 (viewRows of the chart's first view), the large tracks of a trace whose bounds
+// are its own are left with their rows counted and their levels empty, or with only their first
+// rows placed, for placeFirstView and PlaceRest to place the others (deferred.go).
+func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayout, firstRows int) (*Model, error) {
 	m := &Model{Trace: tr, Style: DefaultLayoutStyle()}
 	// The EventDispatch titles are read from the core tracks beside their layout.
 	titles := make(chan []map[int32]string, 1) // buffered: a cancelled build does not wait for it
@@ -278,8 +279,11 @@ func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayo
 		background.Lower()
 		titles <- coreDispatchTitles(ctx, tr)
 	}()
-	deferring = deferring && engineBounds(tr)
-	m.buildGroups(ctx, p, pl, deferring)
+	deferring := firstRows > 0 && engineBounds(tr)
+	if !deferring {
+		firstRows = 0
+	}
+	m.buildGroups(ctx, p, pl, firstRows)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -298,7 +302,7 @@ func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayo
 	return m, nil
 }
 
-func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout, deferring bool) {
+func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout, firstRows int) {
 	tr := m.Trace
 	mainFrames := mainFrameURLs(tr)
 	// For a DevTools trace, the panel's view of its threads: names, order, and which it shows.
@@ -360,7 +364,7 @@ func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout
 		m.Tracks = append(m.Tracks, t)
 		filtered = append(filtered, inPanel)
 	}
-	layOutTracks(ctx, p, tr, m.Tracks, filtered, vis, pl, deferring)
+	layOutTracks(ctx, p, tr, m.Tracks, filtered, vis, pl, firstRows)
 	// When the trace names no main frame, a renderer with a CrRendererMain track is the best
 	// evidence of one.
 	if len(mainFrames) == 0 {
@@ -438,8 +442,8 @@ func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout
 
 // layOutTracks builds every track's rows and levels, the bulk of New on a large trace, but for
 // those pl laid out ahead. Tracks are independent, so they are built on every core at once, the
-// largest first. With deferring, a large track's levels are only made, empty (deferRows).
-func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility, pl *Prelayout, deferring bool) {
+// largest first. With firstRows above 0, a large track's levels are deferred (layOut).
+func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks []Track, filtered []bool, vis *timelines.Visibility, pl *Prelayout, firstRows int) {
 	order := make([]int, len(tracks))
 	total := 0
 	for i := range order {
@@ -465,7 +469,7 @@ func layOutTracks(ctx context.Context, p *core.Progress, tr *core.Trace, tracks 
 				t := &tracks[order[k]]
 				laid, ok := pl.take(t.Core, filtered[order[k]])
 				if !ok {
-					laid = layOut(tr, t.Core, filtered[order[k]], vis, true, deferring)
+					laid = layOut(tr, t.Core, filtered[order[k]], vis, true, firstRows)
 				}
 				t.Rows, t.Levels, t.pending = laid.rows, laid.levels, laid.pending
 				// Packed here rather than after every track is laid out: the smaller tracks'
@@ -559,14 +563,20 @@ type laidOut struct {
 }
 
 // layOut builds a track's rows (the panel's drawn entries when filtered) and its levels, taking a
-// second goroutine for a large track when parallel is set. With deferring, a large track's
-// levels are only made, empty, for placeFirstView and PlaceRest to place (deferRows).
-func layOut(tr *core.Trace, ct *core.Track, filtered bool, vis *timelines.Visibility, parallel, deferring bool) laidOut {
+// second goroutine for a large track when parallel is set. With firstRows above 0, a large
+// track's levels are deferred: only made, empty, for placeFirstView and PlaceRest to place
+// (deferRows); or, when it is filtered and laid out with both cores (after core/integrate, when
+// the window waits for it), only its first rows placed, its others not even computed
+// (deferLazily).
+func layOut(tr *core.Trace, ct *core.Track, filtered bool, vis *timelines.Visibility, parallel bool, firstRows int) laidOut {
 	var l laidOut
+	if firstRows > 0 && filtered && parallel && l.deferLazily(tr, ct, vis, firstRows) {
+		return l
+	}
 	if filtered {
 		l.rows = drawnRowsOn(tr, ct, vis, parallel)
 	}
-	if !deferring || !l.deferRows(ct) {
+	if firstRows == 0 || !l.deferRows(ct) {
 		l.levels = buildLevelsOn(ct, l.rows, parallel)
 	}
 	return l
@@ -663,28 +673,9 @@ func placeLevelRange[R rowColumn](ctx context.Context, ct *core.Track, rows []R,
 	for d := range at {
 		at[d] = min(max(next[d]-base, 0), kept)
 	}
-	entries := make([]int32, kept)
-	maxEnds := make([]uint32, kept)
-	stands := make([]uint16, kept)
-	adviseHugePages(entries)
-	adviseHugePages(maxEnds)
-	adviseHugePages(stands)
-	for d := lo; d < hi; d++ {
-		levels[d] = Level{Entries: entries[at[d]:at[d+1]:at[d+1]], maxEnd: core.Times{Off: maxEnds[at[d]:at[d+1]:at[d+1]]},
-			stand: stands[at[d]:at[d+1]:at[d+1]]}
-	}
-	p := newPlacer(ct, levels, at, entries, maxEnds, stands)
-	// finishRows sorts the levels lo to hi that were placed out of order and builds their
-	// block maxima; each goroutine finishes the rows it placed.
-	finishRows := func(lo, hi int) {
-		for d := lo; d < hi; d++ {
-			lv := &levels[d]
-			if p.rows[d].unsorted {
-				lv.sortByStart(ct)
-			}
-			lv.buildBlockMax()
-		}
-	}
+	p := newRangePlacer(ct, levels, at, lo, hi)
+	// Each goroutine finishes the rows it placed.
+	finishRows := p.finish
 	// placeRows places the entries of rows lo to hi, in entry order. The rows of the first bucket (below 1<<rowBucketShift) are placed straight from rows; only
 	// the entries of deeper rows are bucketed first. Those are few in a real track (3 % of a large
 	// trace's main thread; 43 of another thread's 2.5 M entries), and bucketing every entry wrote
@@ -815,6 +806,34 @@ type rowPlacing struct {
 	// once it keeps lastEnding: placeWhole writes the offsets from it itself.
 	base     float64
 	unsorted bool
+}
+
+// newRangePlacer makes the levels lo to hi arrays of their own, for entries to be placed in
+// them; at[d] is where row d's entries begin in those arrays, and at[hi] how many they hold.
+func newRangePlacer(ct *core.Track, levels []Level, at []int, lo, hi int) placer {
+	kept := at[hi] - at[lo]
+	entries := make([]int32, kept)
+	maxEnds := make([]uint32, kept)
+	stands := make([]uint16, kept)
+	adviseHugePages(entries)
+	adviseHugePages(maxEnds)
+	adviseHugePages(stands)
+	for d := lo; d < hi; d++ {
+		levels[d] = Level{Entries: entries[at[d]:at[d+1]:at[d+1]], maxEnd: core.Times{Off: maxEnds[at[d]:at[d+1]:at[d+1]]},
+			stand: stands[at[d]:at[d+1]:at[d+1]]}
+	}
+	return newPlacer(ct, levels, at, entries, maxEnds, stands)
+}
+
+// finish sorts the levels lo to hi that were placed out of order and builds their block maxima.
+func (p *placer) finish(lo, hi int) {
+	for d := lo; d < hi; d++ {
+		lv := &p.levels[d]
+		if p.rows[d].unsorted {
+			lv.sortByStart(p.ct)
+		}
+		lv.buildBlockMax()
+	}
 }
 
 func newPlacer(ct *core.Track, levels []Level, next []int, entries []int32, maxEnds []uint32, stands []uint16) placer {
@@ -1133,7 +1152,7 @@ func (m *Model) Relayout() {
 				y += st.TrackHeaderHeight
 				t.RowsY = y
 				if !t.Collapsed {
-					y += float64(len(t.Levels))*st.RowHeight + st.TrackPadding
+					y += float64(t.rowCount())*st.RowHeight + st.TrackPadding
 				}
 				t.Height = y - t.Y
 				m.shown = append(m.shown, ti)
@@ -1304,9 +1323,15 @@ func (m *Model) EntryDepth(r EntryRef) int { return m.Tracks[r.Track].Row(r.Entr
 // Row is the row entry e is drawn on, -1 when the chart leaves it out.
 func (t *Track) Row(e int32) int {
 	if p := t.pending; p != nil {
-		// Rows the model has not packed yet (deferred.go); once they are cleared, rowsUp and Rows
-		// are set.
+		// Rows the model has not computed or packed yet (deferred.go); once they are cleared,
+		// rowsUp and Rows are set.
+		if p.lazy != nil && !p.known.Load() {
+			return p.lazy.row(t.Core, e)
+		}
 		if rows := p.rows.Load(); rows != nil {
+			if *rows == nil {
+				return int(t.Core.DepthAt(int(e)))
+			}
 			return int((*rows)[e])
 		}
 	}

@@ -35,8 +35,9 @@ type Prelayout struct {
 	laid   map[core.ThreadID]*prelaid
 	closed bool
 	worker bool // the goroutine laying tracks out is running
-	// deferring lays out only the rows of large tracks, for Model to place in parts (DeferRows).
-	deferring bool
+	// firstView, when set, is the height of the chart's first view: the large tracks are laid
+	// out in part, for Model to place the rest later (DeferRows).
+	firstView func() float64
 	// early is the panel's lists built ahead, nil until they are started; earlyDone is closed
 	// once they are built. earlyStopped says they are not to be started any more (StopEarly).
 	early        *timelines.Early
@@ -107,14 +108,16 @@ func (pl *Prelayout) TrackBuilt(tr *core.Trace, t *core.Track) {
 	}
 }
 
-// DeferRows says that Model will be given the chart's first view: a large track's levels are not
-// built ahead, only its rows (deferRows). Model places the rows the first view shows, and the
-// model's PlaceRest the others (deferred.go). The largest track, which comes once core/integrate
-// is over, is on the load's critical path; the others, while it still builds, took a core from
-// it. Call DeferRows before the first track comes.
-func (pl *Prelayout) DeferRows() {
+// DeferRows says that Model will be given the chart's first view, whose height firstView tells
+// (content pixels; it may change until Model is called): a large track's levels are not built
+// ahead, only its rows (deferRows); the largest's, which comes once core/integrate is over, not
+// even those but for the rows a first view can show (deferLazily). Model places the rows the
+// first view shows, and the model's PlaceRest the others (deferred.go). The largest track is on
+// the load's critical path; the others, while it still builds, took a core from it. Call
+// DeferRows before the first track comes.
+func (pl *Prelayout) DeferRows(firstView func() float64) {
 	pl.mu.Lock()
-	pl.deferring = true
+	pl.firstView = firstView
 	pl.mu.Unlock()
 }
 
@@ -157,10 +160,14 @@ func (pl *Prelayout) work(tr *core.Trace) {
 			continue
 		}
 		e.claimed = true
-		vis := pl.vis
+		vis, firstView := pl.vis, pl.firstView
 		pl.mu.Unlock()
 		if pl.ctx.Err() == nil {
-			e.laid = layOut(tr, t, e.filtered, vis, e.parallel, pl.deferring)
+			firstRows := 0
+			if firstView != nil {
+				firstRows = viewRows(firstView())
+			}
+			e.laid = layOut(tr, t, e.filtered, vis, e.parallel, firstRows)
 			e.built = true
 		}
 		close(e.done)

@@ -1,0 +1,227 @@
+// Top rows: the first rows of a large track placed without computing the rows of the others.
+
+package timeline
+
+import (
+	"context"
+	"math"
+
+	"flamedesk/core"
+	"flamedesk/core/timelines"
+	"flamedesk/internal/background"
+)
+
+// On a DevTools trace the largest track, the main thread, is built last, and the window waits for
+// its levels once core/integrate is over. Its first view shows a few of its 3,000 rows, yet its
+// drawn rows (drawnRows) read every entry's kind and write a row for each: 4.8 M of them on
+// gen-trace-large, 30-60 ms of that wait. An entry's row only grows down its subtree, so a walk
+// that stops at each subtree whose parent's row is already below the view finds the first rows'
+// entries reading little more than the depths of the others. The walk is done for the rows a
+// first view can show at most, beside the panel's lists (which push the tracks down by as much as
+// they take), and the rows the view shows placed once they are in. The track's row count is then
+// only bounded from above (by each skipped subtree's depth); PlaceRest computes the rows, places
+// the others and counts them, and SettleRows lays the model out again with that count.
+
+// viewRows is how many rows of a track a first view viewHeight high (content pixels) can show at
+// most, the track at its top; 0 for no view.
+func viewRows(viewHeight float64) int {
+	if viewHeight <= 0 {
+		return 0
+	}
+	return max(int(math.Ceil(viewHeight/DefaultLayoutStyle().RowHeight)), 1)
+}
+
+// lazyRows is what a track whose rows are not computed yet needs to compute them, and the
+// entries of its first rows found ahead of the first view (walkTopRows), until they are placed.
+type lazyRows struct {
+	tr  *core.Trace
+	vis *timelines.Visibility
+	top topRows
+}
+
+// topRows is what walkTopRows found: the drawn entries on the rows it was asked for, in entry
+// order, each with its row.
+type topRows struct {
+	rows  int      // the rows asked for
+	found []uint64 // entry<<32 | row
+	// count is at least the track's row count: exact for the rows the walk went into, and the
+	// depth of each subtree it skipped taken as rows.
+	count int
+}
+
+// deferLazily readies the filtered track ct to have its rows computed later (lazyRows): it finds
+// the entries on its rows up to firstRows (walkTopRows), for placeFirstView to place those the
+// first view shows, and makes its levels, all empty, for an upper bound of its row count. It
+// reports false, doing nothing, for a track too small to be worth it, or whose depths are not a
+// pre-order walk's.
+func (l *laidOut) deferLazily(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firstRows int) bool {
+	if ct.Len() < deferMinEntries {
+		return false
+	}
+	top, ok := walkTopRows(tr, ct, vis, firstRows)
+	if !ok {
+		return false
+	}
+	l.levels = make([]Level, top.count)
+	l.pending = &rowsPending{lazy: &lazyRows{tr: tr, vis: vis, top: top}}
+	return true
+}
+
+// walkTopRows finds the drawn entries of ct on the rows below firstRows (drawnRows' rows), and
+// bounds its row count from above. ok is false when an entry is more than one deeper than the one
+// before it, or deeper than ct.MaxDepth: such a track's subtrees are not where its depths say.
+func walkTopRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firstRows int) (top topRows, ok bool) {
+	depths := ct.Depth
+	top.rows = firstRows
+	// Room for the entries of firstRows rows, as many as a tenth of the track's each (a large
+	// trace's main thread has 3 % in each of its first rows): growing the list by copies was a
+	// quarter of the walk. Pages past those written are never touched.
+	top.found = make([]uint64, 0, min(len(depths), max(firstRows*len(depths)/10, 1<<10)))
+	// up[d] is the row of the children of the latest entry at depth d-1, as in drawnRowsOf.
+	up := make([]int32, int(ct.MaxDepth)+2)
+	prev := -1
+	for e := 0; e < len(depths); {
+		if e&(1<<14-1) == 0 {
+			background.Yield()
+		}
+		d := int(depths[e])
+		if d > prev+1 || d+1 >= len(up) {
+			return topRows{}, false
+		}
+		prev = d
+		base := up[d]
+		if int(base) < firstRows {
+			if vis.Entry(tr, ct, e) {
+				top.found = append(top.found, uint64(e)<<32|uint64(base))
+				top.count = max(top.count, int(base)+1)
+				up[d+1] = base + 1
+			} else {
+				up[d+1] = base
+			}
+			e++
+			continue
+		}
+		// e, its later siblings and their subtrees all lie on rows from base down, each a row
+		// at most below its parent: skip them, keeping the deepest depth among them.
+		deepest := d
+		e++
+		for ; e < len(depths); e++ {
+			k := int(depths[e])
+			if k < d {
+				break
+			}
+			if k > prev+1 {
+				return topRows{}, false
+			}
+			prev = k
+			deepest = max(deepest, k)
+		}
+		top.count = max(top.count, int(base)+deepest-d+1)
+	}
+	return top, true
+}
+
+// placeListed places those of top's entries on rows below from into levels, whose other rows it
+// leaves as they are.
+func placeListed(ct *core.Track, levels []Level, from int, top topRows) {
+	at := make([]int, len(levels)+1)
+	for _, f := range top.found {
+		if r := int(uint32(f)); r < from {
+			at[r+1]++
+		}
+	}
+	for d := 1; d < len(at); d++ {
+		at[d] += at[d-1]
+	}
+	p := newRangePlacer(ct, levels, at, 0, from)
+	sp := newSpanPlacer(&p)
+	for _, f := range top.found {
+		if r := int(uint32(f)); r < from && sp.add(int(f>>32), r) {
+			sp.flush()
+		}
+	}
+	sp.flush()
+	p.finish(0, from)
+}
+
+// placeTop places t's lazy rows up to firstRows, those the first view shows, from what its walk
+// found, walking again when the view grew past the rows it was walked for, and lets go of the
+// list.
+func (t *Track) placeTop(firstRows int) {
+	lz := t.pending.lazy
+	if firstRows > lz.top.rows {
+		if top, ok := walkTopRows(lz.tr, t.Core, lz.vis, firstRows); ok { // the first walk went through the same depths
+			lz.top = top
+		}
+	}
+	from := min(firstRows, lz.top.rows, len(t.Levels))
+	placeListed(t.Core, t.Levels, from, lz.top)
+	t.pending.from = from
+	lz.top = topRows{}
+}
+
+// row is the row of entry e of ct, before its rows are computed: -1 when it is not drawn, else how
+// many of its ancestors are. It reads back to e's ancestors, up to all the entries before it:
+// only for the few lookups made before PlaceRest computes the rows.
+func (lr *lazyRows) row(ct *core.Track, e int32) int {
+	if !lr.vis.Entry(lr.tr, ct, int(e)) {
+		return -1
+	}
+	row := 0
+	want := int(ct.DepthAt(int(e))) - 1
+	for k := int(e) - 1; k >= 0 && want >= 0; k-- {
+		if d := int(ct.DepthAt(k)); d <= want {
+			if lr.vis.Entry(lr.tr, ct, k) {
+				row++
+			}
+			want = d - 1
+		}
+	}
+	return row
+}
+
+// computeRows computes the rows of t, whose rows are lazy, and lets Row read them.
+func (t *Track) computeRows() {
+	p := t.pending
+	rows := drawnRows(p.lazy.tr, t.Core, p.lazy.vis)
+	if rows != nil {
+		p.next = rowStarts(rows)
+	} else {
+		p.next = rowStarts(t.Core.Depth)
+	}
+	p.count.Store(int32(max(len(p.next)-1, 0)))
+	p.rows.Store(&rows)
+	p.known.Store(true)
+}
+
+// rowCount is how many rows t takes: its levels, but for a track whose rows were counted after
+// its levels were made for a bound of their count.
+func (t *Track) rowCount() int {
+	if p := t.pending; p != nil && p.lazy != nil && p.known.Load() {
+		return min(int(p.count.Load()), len(t.Levels))
+	}
+	return len(t.Levels)
+}
+
+// SettleRows lays the model out again once PlaceRest has counted the rows of the tracks whose rows
+// it computed, as those may take fewer rows than they were shown with; it reports whether any
+// did. Call it where Relayout may be called.
+func (m *Model) SettleRows() bool {
+	for i := range m.Tracks {
+		if t := &m.Tracks[i]; t.rowCount() != len(t.Levels) {
+			m.Relayout()
+			return true
+		}
+	}
+	return false
+}
+
+// placeLazyWhole computes t's rows and places them all, for a model built for no first view from
+// a track laid out for one.
+func (t *Track) placeLazyWhole() {
+	t.computeRows()
+	t.Levels = t.Levels[:t.rowCount()]
+	t.placeRows(context.Background(), 0, len(t.Levels))
+	t.packPending()
+	t.pending = nil
+}
