@@ -10,7 +10,6 @@ import (
 	"math"
 	"strings"
 
-	"gioui.org/font/gofont"
 	"gioui.org/io/pointer"
 	"gioui.org/layout"
 	"gioui.org/op"
@@ -76,7 +75,7 @@ type Theme struct {
 // New returns the light or dark theme.
 func New(dark bool) *Theme {
 	th := &Theme{Material: material.NewTheme()}
-	th.Material.Shaper = text.NewShaper(text.NoSystemFonts(), text.WithCollection(gofont.Collection()))
+	th.Material.Shaper = text.NewShaper(text.NoSystemFonts(), text.WithCollection(render.GoFaces()))
 	th.Material.TextSize = unit.Sp(13)
 	th.SetDark(dark)
 	return th
