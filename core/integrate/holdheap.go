@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"flamedesk/core"
+	"flamedesk/internal/memlimit"
 )
 
 // holdHeap keeps the heap near what is live while the tracks are built, and returns what undoes
@@ -94,6 +95,7 @@ func startHold(h *heapHold) (stop func()) {
 	defer hs.Unlock()
 	if len(hs.active) == 0 {
 		hs.prev = debug.SetMemoryLimit(-1)
+		memlimit.Hold(hs.prev)
 		watchHolds(hs.epoch)
 	}
 	hs.active = append(hs.active, h)
@@ -112,6 +114,7 @@ func startHold(h *heapHold) (stop func()) {
 			if len(hs.active) == 0 {
 				hs.epoch++
 				debug.SetMemoryLimit(hs.prev)
+				memlimit.Release()
 				return
 			}
 			applyHolds()

@@ -1,12 +1,15 @@
 package integrate
 
 import (
+	"context"
 	"runtime"
 	"runtime/debug"
 	"testing"
 	"time"
 
 	"flamedesk/core"
+	"flamedesk/core/load"
+	"flamedesk/internal/fixtures"
 )
 
 // limitBecomes runs a collection and waits (up to 5 s: the hold's finalizer sets the limit after
@@ -106,5 +109,24 @@ func TestWindowHoldsTheWholeJSON(t *testing.T) {
 	}
 	if l := debug.SetMemoryLimit(-1); l != prev {
 		t.Errorf("limit after the holds %d, want %d", l, prev)
+	}
+}
+
+// A file that starts loading while another's tracks are built (a comparison opened at once) has
+// a budget from the memory limit the process runs under, not from the hold that keeps the other's
+// heap near its small JSON's size: it loads, where it was refused "more than 2 MB of memory".
+func TestALoadBesideAHoldKeepsItsBudget(t *testing.T) {
+	small := &core.Trace{Stats: core.LoadStats{JSONBytes: 1 << 20}}
+	stop := holdHeap(small, true)
+	defer stop()
+	if limit := debug.SetMemoryLimit(-1); limit > 8<<20 {
+		t.Skipf("the hold left a limit of %d MB: it cannot squeeze a load", limit>>20)
+	}
+	tr, err := load.File(context.Background(), fixtures.Path(t, "fixtures", "generated", "gen-trace-small.json.gz"), nil)
+	if err != nil {
+		t.Fatalf("a load beside a hold: %v", err)
+	}
+	if tr.Stats.JSONBytes < 4<<20 {
+		t.Fatalf("the trace has %d bytes of JSON: too few to pass the hold's budget anyway", tr.Stats.JSONBytes)
 	}
 }

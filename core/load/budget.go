@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"flamedesk/core"
+	"flamedesk/internal/memlimit"
 )
 
 // The memory budget of a load. A small file can describe gigabytes of data (a gzip bomb inflates
@@ -84,8 +85,9 @@ func machineMemory() (int64, string) {
 		}
 	}
 	// The Go memory limit is a soft one, kept with a collector working harder: half of it is
-	// counted like a quarter of a hard one.
-	if goLimit := debug.SetMemoryLimit(-1); goLimit > 0 && goLimit < best/2 {
+	// counted like a quarter of a hard one. The one the process runs under: a build of tracks
+	// that runs meanwhile lowers it to about its JSON's size while it lasts (core/integrate).
+	if goLimit := memlimit.Outside(); goLimit > 0 && goLimit < best/2 {
 		best, why = goLimit*2, "twice the Go memory limit"
 	}
 	return best, why
