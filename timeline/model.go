@@ -564,13 +564,12 @@ type laidOut struct {
 
 // layOut builds a track's rows (the panel's drawn entries when filtered) and its levels, taking a
 // second goroutine for a large track when parallel is set. With firstRows above 0, a large
-// track's levels are deferred: only made, empty, for placeFirstView and PlaceRest to place
-// (deferRows); or, when it is filtered and laid out with both cores (after core/integrate, when
-// the window waits for it), only its first rows placed, its others not even computed
-// (deferLazily).
+// track's levels are deferred: when it is filtered (drawn rows), only the entries of its first
+// rows are found, its rows not even computed (deferLazily); else its levels are only made, empty
+// (deferRows). placeFirstView and PlaceRest place them.
 func layOut(tr *core.Trace, ct *core.Track, filtered bool, vis *timelines.Visibility, parallel bool, firstRows int) laidOut {
 	var l laidOut
-	if firstRows > 0 && filtered && parallel && l.deferLazily(tr, ct, vis, firstRows) {
+	if firstRows > 0 && filtered && l.deferLazily(tr, ct, vis, firstRows) {
 		return l
 	}
 	if filtered {
