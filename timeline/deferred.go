@@ -21,8 +21,8 @@ import (
 // model built for a first view of known height places, in each large track, only the rows that
 // view reaches, and PlaceRest places the others once the window shows the model. Until then such
 // a row is drawn hatched; hit tests and selection outlines pass it by, and searches wait for it
-// (Placed, WaitPlaced). The tracks' rows are packed (rows.go) by PlaceRest too, and the rows of
-// the track laid out last, the largest, are even computed by it (toprows.go).
+// (Placed, WaitPlaced). The tracks' rows are packed (rows.go) by PlaceRest too, and the drawn rows
+// of a large track are even computed by it (toprows.go).
 
 // deferMinEntries is the size from which a track's rows below the first view are deferred: a
 // smaller track's levels take a few ms. A variable so that tests can defer small tracks.

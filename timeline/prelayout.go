@@ -110,11 +110,11 @@ func (pl *Prelayout) TrackBuilt(tr *core.Trace, t *core.Track) {
 
 // DeferRows says that Model will be given the chart's first view, whose height firstView tells
 // (content pixels; it may change until Model is called): a large track's levels are not built
-// ahead, only its rows (deferRows); the largest's, which comes once core/integrate is over, not
-// even those but for the rows a first view can show (deferLazily). Model places the rows the
-// first view shows, and the model's PlaceRest the others (deferred.go). The largest track is on
-// the load's critical path; the others, while it still builds, took a core from it. Call
-// DeferRows before the first track comes.
+// ahead, nor its drawn rows, only the entries of the rows a first view can show (deferLazily; a
+// track on its depths has only its levels made, empty: deferRows). Model places the rows the
+// first view shows, and the model's PlaceRest the others (deferred.go). The largest track, which
+// comes once core/integrate is over, is on the load's critical path; the others, while it still
+// builds, took a core from it. Call DeferRows before the first track comes.
 func (pl *Prelayout) DeferRows(firstView func() float64) {
 	pl.mu.Lock()
 	pl.firstView = firstView

@@ -20,7 +20,9 @@ import (
 // first view can show at most, beside the panel's lists (which push the tracks down by as much as
 // they take), and the rows the view shows placed once they are in. The track's row count is then
 // only bounded from above (by each skipped subtree's depth); PlaceRest computes the rows, places
-// the others and counts them, and SettleRows lays the model out again with that count.
+// the others and counts them, and SettleRows lays the model out again with that count. The other
+// large tracks are laid out so too, while core/integrate still builds the main thread: their drawn
+// rows, which the first view rarely shows, took a core from it.
 
 // viewRows is how many rows of a track a first view viewHeight high (content pixels) can show at
 // most, the track at its top; 0 for no view.
