@@ -471,6 +471,7 @@ func (u *ui) install(src Source, l loaded) {
 	}
 	u.chart.reset()
 	u.overview.reset()
+	u.overview.startAhead(u.doc, u.th.Colors)
 	u.panel.reset(u.doc)
 	u.searchBox.reset()
 	u.search.Cancel()

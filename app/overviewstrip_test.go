@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gioui.org/gpu/headless"
@@ -106,5 +107,32 @@ func TestLinearToSRGBMatchesTheFormula(t *testing.T) {
 	}
 	if len(seen) < 200 {
 		t.Fatalf("only %d distinct bytes over [0, 1]", len(seen))
+	}
+}
+
+// The overview's picture of a new document is built beside its first frame (startAhead): that
+// frame shows the picture a build on the UI goroutine makes, and a picture built ahead for another
+// theme is not shown in this one's.
+func TestOverviewBuiltAheadIsTheDocumentsPicture(t *testing.T) {
+	h := newHarness(t, SourceFromPath(fixture(t, "generated", "gen-trace-medium-reload.json.gz")))
+	d, o := h.u.doc, &h.u.overview
+	if d == nil || o.doc != d || o.ahead != nil {
+		t.Fatal("the document's first frames did not take the picture built ahead")
+	}
+	c := h.u.th.Colors
+	want := overviewActivity(d, &c)
+	if o.rows != want.rows || o.rows < 2 || !slices.Equal(o.src.Pix, want.src.Pix) {
+		t.Fatalf("the picture shown (%d rows) is not the document's (%d rows)", o.rows, want.rows)
+	}
+	dark := theme.Dark()
+	o.startAhead(d, dark)
+	o.build(d, &c)
+	if !slices.Equal(o.src.Pix, want.src.Pix) {
+		t.Fatal("a picture built ahead for the dark theme was shown in the light one")
+	}
+	o.startAhead(d, dark)
+	o.build(d, &dark)
+	if slices.Equal(o.src.Pix, want.src.Pix) {
+		t.Fatal("the dark theme's picture is the light one's")
 	}
 }
