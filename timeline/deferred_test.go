@@ -20,12 +20,22 @@ func deferAll(t *testing.T) {
 	t.Cleanup(func() { deferMinEntries = was })
 }
 
+// splitSmall has the first rows of tracks of a thousand entries walked, and their first view
+// placed, on two goroutines (walkTopRows, placeListed), for the rest of the test.
+func splitSmall(t *testing.T) {
+	wasEntries, wasListed := parallelPlaceEntries, placeListedSplit
+	parallelPlaceEntries, placeListedSplit = 1000, 64
+	t.Cleanup(func() { parallelPlaceEntries, placeListedSplit = wasEntries, wasListed })
+}
+
 // A model built for a first view places every row that view shows, and the first row of every
 // track, before it is returned; PlaceRest places the others. Each placed row is the row the whole
 // build makes, and so is each entry's row, before PlaceRest and after; after it, the model is the
-// whole build's. On every committed trace, for first views from a row to a screen and more.
+// whole build's. On every committed trace, for first views from a row to a screen and more, with
+// the tracks of a thousand entries or more walked and placed on two goroutines.
 func TestDeferredRowsMakeTheWholeModel(t *testing.T) {
 	deferAll(t)
+	splitSmall(t)
 	paths := fixtures.Glob(t, "fixtures/upstream/*")
 	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
 	deferredRows, lazyTracks := 0, 0

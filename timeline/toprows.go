@@ -44,8 +44,8 @@ type lazyRows struct {
 // topRows is what walkTopRows found: the drawn entries on the rows it was asked for, in entry
 // order, each with its row.
 type topRows struct {
-	rows  int      // the rows asked for
-	found []uint64 // entry<<32 | row
+	rows  int        // the rows asked for
+	found [][]uint64 // entry<<32 | row, in parts that follow each other
 	// count is at least the track's row count: exact for the rows the walk went into, and the
 	// depth of each subtree it skipped taken as rows.
 	count int
@@ -72,30 +72,62 @@ func (l *laidOut) deferLazily(tr *core.Trace, ct *core.Track, vis *timelines.Vis
 // walkTopRows finds the drawn entries of ct on the rows below firstRows (drawnRows' rows), and
 // bounds its row count from above. ok is false when an entry is more than one deeper than the one
 // before it, or deeper than ct.MaxDepth: such a track's subtrees are not where its depths say.
+//
+// A track of parallelPlaceEntries entries or more is walked in two halves at once, cut at a
+// top-level entry near its middle (as drawnRows is): the window waits for the main thread's walk
+// once core/integrate is over, and the panel's lists alone take the other core for less long.
 func walkTopRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firstRows int) (top topRows, ok bool) {
-	depths := ct.Depth
+	n := ct.Len()
 	top.rows = firstRows
+	cut := 0
+	if n >= parallelPlaceEntries && background.Workers() > 1 {
+		cut = topLevelNear(ct, n/2)
+	}
+	if cut <= 0 {
+		found, count, ok := walkTopRowsIn(tr, ct, vis, firstRows, 0, n)
+		top.found, top.count = [][]uint64{found}, count
+		return top, ok
+	}
+	var second []uint64
+	var secondCount int
+	var secondOK bool
+	done := make(chan struct{})
+	go func() {
+		background.Lower()
+		second, secondCount, secondOK = walkTopRowsIn(tr, ct, vis, firstRows, cut, n)
+		close(done)
+	}()
+	first, count, ok := walkTopRowsIn(tr, ct, vis, firstRows, 0, cut)
+	<-done
+	top.found, top.count = [][]uint64{first, second}, max(count, secondCount)
+	return top, ok && secondOK
+}
+
+// walkTopRowsIn is walkTopRows for the entries lo to hi, lo at depth 0, which no earlier entry is
+// the parent of: found are the drawn ones on the rows below firstRows, count the bound.
+func walkTopRowsIn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firstRows, lo, hi int) (found []uint64, count int, ok bool) {
+	depths := ct.Depth[:hi]
 	// Room for the entries of firstRows rows, as many as a tenth of the track's each (a large
 	// trace's main thread has 3 % in each of its first rows): growing the list by copies was a
 	// quarter of the walk. Pages past those written are never touched.
-	top.found = make([]uint64, 0, min(len(depths), max(firstRows*len(depths)/10, 1<<10)))
+	found = make([]uint64, 0, min(hi-lo, max(firstRows*(hi-lo)/10, 1<<10)))
 	// up[d] is the row of the children of the latest entry at depth d-1, as in drawnRowsOf.
 	up := make([]int32, int(ct.MaxDepth)+2)
 	prev := -1
-	for e := 0; e < len(depths); {
+	for e := lo; e < hi; {
 		if e&(1<<14-1) == 0 {
 			background.Yield()
 		}
 		d := int(depths[e])
 		if d > prev+1 || d+1 >= len(up) {
-			return topRows{}, false
+			return nil, 0, false
 		}
 		prev = d
 		base := up[d]
 		if int(base) < firstRows {
 			if vis.Entry(tr, ct, e) {
-				top.found = append(top.found, uint64(e)<<32|uint64(base))
-				top.count = max(top.count, int(base)+1)
+				found = append(found, uint64(e)<<32|uint64(base))
+				count = max(count, int(base)+1)
 				up[d+1] = base + 1
 			} else {
 				up[d+1] = base
@@ -107,44 +139,75 @@ func walkTopRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firs
 		// at most below its parent: skip them, keeping the deepest depth among them.
 		deepest := d
 		e++
-		for ; e < len(depths); e++ {
+		for ; e < hi; e++ {
 			k := int(depths[e])
 			if k < d {
 				break
 			}
 			if k > prev+1 {
-				return topRows{}, false
+				return nil, 0, false
 			}
 			prev = k
 			deepest = max(deepest, k)
 		}
-		top.count = max(top.count, int(base)+deepest-d+1)
+		count = max(count, int(base)+deepest-d+1)
 	}
-	return top, true
+	return found, count, true
 }
 
 // placeListed places those of top's entries on rows below from into levels, whose other rows it
-// leaves as they are.
+// leaves as they are. Many of them (the main thread's first view: 250 K) are placed on two
+// goroutines, each the rows on its side of the one where half of them come before.
 func placeListed(ct *core.Track, levels []Level, from int, top topRows) {
 	at := make([]int, len(levels)+1)
-	for _, f := range top.found {
-		if r := int(uint32(f)); r < from {
-			at[r+1]++
+	for _, part := range top.found {
+		for _, f := range part {
+			if r := int(uint32(f)); r < from {
+				at[r+1]++
+			}
 		}
 	}
 	for d := 1; d < len(at); d++ {
 		at[d] += at[d-1]
 	}
 	p := newRangePlacer(ct, levels, at, 0, from)
-	sp := newSpanPlacer(&p)
-	for _, f := range top.found {
-		if r := int(uint32(f)); r < from && sp.add(int(f>>32), r) {
-			sp.flush()
+	place := func(lo, hi int) {
+		sp := newSpanPlacer(&p)
+		for _, part := range top.found {
+			for _, f := range part {
+				if r := int(uint32(f)); r >= lo && r < hi && sp.add(int(f>>32), r) {
+					sp.flush()
+				}
+			}
+		}
+		sp.flush()
+		p.finish(lo, hi)
+	}
+	split := 0
+	if at[from] >= placeListedSplit && background.Workers() > 1 {
+		for d := 1; d < from && split == 0; d++ {
+			if at[d] >= at[from]/2 {
+				split = d
+			}
 		}
 	}
-	sp.flush()
-	p.finish(0, from)
+	if split == 0 {
+		place(0, from)
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		background.Lower()
+		place(split, from)
+		close(done)
+	}()
+	place(0, split)
+	<-done
 }
+
+// placeListedSplit is how many entries placeListed places on two goroutines from. A variable so
+// that tests can split small tracks.
+var placeListedSplit = 1 << 16
 
 // placeTop places t's lazy rows up to firstRows, those the first view shows, from what its walk
 // found, walking again when the view grew past the rows it was walked for, and lets go of the

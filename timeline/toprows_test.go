@@ -12,7 +12,8 @@ import (
 
 // The walk that stops at subtrees below the first rows finds exactly the drawn entries that the
 // whole drawn rows put on those rows, in entry order, and bounds the track's row count from
-// above, exactly when more rows were asked for than it has. On every thread of every committed DevTools trace.
+// above, exactly when more rows were asked for than it has. On every thread of every committed
+// DevTools trace, walked whole and in two halves at once.
 func TestTopRowsAreTheDrawnRows(t *testing.T) {
 	paths := fixtures.Glob(t, "fixtures/upstream/*")
 	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
@@ -39,22 +40,30 @@ func TestTopRowsAreTheDrawnRows(t *testing.T) {
 			for e := range ct.Len() {
 				count = max(count, rowOf(e)+1)
 			}
-			for _, firstRows := range []int{1, 3, 28, 1000} {
+			for _, c := range []struct{ firstRows, split int }{{1, 1 << 30}, {3, 1 << 30}, {28, 1 << 30}, {1000, 1 << 30}, {3, 1000}, {28, 1000}} {
+				firstRows := c.firstRows
+				was := parallelPlaceEntries
+				parallelPlaceEntries = c.split // from a thousand entries on, in two halves at once
 				top, ok := walkTopRows(tr, ct, vis, firstRows)
+				parallelPlaceEntries = was
 				if !ok {
 					t.Fatalf("%s track %d: a track built by core/integrate was not walked", filepath.Base(p), ti)
+				}
+				var found []uint64
+				for _, part := range top.found {
+					found = append(found, part...)
 				}
 				k := 0
 				for e := range ct.Len() {
 					if r := rowOf(e); r >= 0 && r < firstRows {
-						if k >= len(top.found) || top.found[k] != uint64(e)<<32|uint64(r) {
+						if k >= len(found) || found[k] != uint64(e)<<32|uint64(r) {
 							t.Fatalf("%s track %d, %d rows: entry %d on row %d is not the walk's next", filepath.Base(p), ti, firstRows, e, r)
 						}
 						k++
 					}
 				}
-				if k != len(top.found) {
-					t.Fatalf("%s track %d, %d rows: the walk found %d entries, the rows hold %d", filepath.Base(p), ti, firstRows, len(top.found), k)
+				if k != len(found) {
+					t.Fatalf("%s track %d, %d rows: the walk found %d entries, the rows hold %d", filepath.Base(p), ti, firstRows, len(found), k)
 				}
 				if top.count < count || firstRows > count && top.count != count {
 					t.Fatalf("%s track %d, %d rows: bound %d for %d rows", filepath.Base(p), ti, firstRows, top.count, count)
