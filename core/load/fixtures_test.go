@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,6 +67,14 @@ func TestEveryFixtureLoads(t *testing.T) {
 			}
 			if tr.Kind != core.InputTrace && (tr.Events.Len() != 0 || len(tr.Threads) != 1 || tr.Threads[0].Pid != 1 || tr.Threads[0].Tid != 1) {
 				t.Errorf("a bare profile should be one thread (pid 1, tid 1) without events: %d events, threads %+v", tr.Events.Len(), tr.Threads)
+			}
+			// A DevTools trace's bounds are its events' (core.EngineBounds), and it says so: the
+			// panel's lists take them from it instead of scanning the events again.
+			lo, hi := core.EngineBounds(tr)
+			events := tr.Kind == core.InputTrace && lo <= hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0)
+			if tr.EventBounds != events ||
+				tr.EventBounds && (tr.MinTs != lo || tr.MaxTs != hi) {
+				t.Errorf("bounds [%v, %v], event bounds %v; the events' [%v, %v]", tr.MinTs, tr.MaxTs, tr.EventBounds, lo, hi)
 			}
 			if tr.Stats.Events != tr.Events.Len() || tr.Stats.JSONBytes <= 0 || tr.Stats.FileBytes <= 0 {
 				t.Errorf("stats %+v", tr.Stats)

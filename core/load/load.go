@@ -298,7 +298,7 @@ func dropRawSamples(c *core.RawChunks) {
 func finishBounds(tr *core.Trace, engineLo, engineHi float64) {
 	if tr.Kind == core.InputTrace {
 		if lo, hi := engineLo, engineHi; lo <= hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
-			tr.MinTs, tr.MaxTs = lo, hi
+			tr.MinTs, tr.MaxTs, tr.EventBounds = lo, hi, true
 			return
 		}
 	}

@@ -79,7 +79,10 @@ func BuildMeta(tr *core.Trace) *Meta {
 
 // traceBounds is the engine's bounds (core.EngineBounds), infinite when no event counts.
 func traceBounds(tr *core.Trace) Bounds {
-	lo, hi := core.EngineBounds(tr)
+	lo, hi := tr.MinTs, tr.MaxTs
+	if !tr.EventBounds {
+		lo, hi = core.EngineBounds(tr)
+	}
 	return Bounds{Min: Num(lo), Max: Num(hi), Range: Num(hi - lo)}
 }
 

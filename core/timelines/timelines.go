@@ -147,7 +147,8 @@ func (e *Early) Warn(tr *core.Trace) {
 // readView is a trace that shares every field of tr the lists read but the tracks, with warnings
 // of its own.
 func readView(tr *core.Trace) *core.Trace {
-	return &core.Trace{Kind: tr.Kind, Strings: tr.Strings, Threads: tr.Threads, Events: tr.Events, Chunks: tr.Chunks}
+	return &core.Trace{Kind: tr.Kind, Strings: tr.Strings, Threads: tr.Threads, Events: tr.Events, Chunks: tr.Chunks,
+		MinTs: tr.MinTs, MaxTs: tr.MaxTs, EventBounds: tr.EventBounds}
 }
 
 // addWarnings adds every warning of from to to, in from's order.
