@@ -17,9 +17,10 @@ import (
 // with the Go fonts through golang.org/x/image/font/opentype. It keeps its font faces and
 // rasteriser between calls; it is not safe for concurrent use.
 type ImagePainter struct {
-	faces map[Font]font.Face
-	rast  vector.Rasterizer
-	rast2 vector.Rasterizer // the lower part's, in PaintSplit
+	faces  map[Font]font.Face
+	faces2 map[Font]font.Face // the second goroutine's, in makeMasks
+	rast   vector.Rasterizer
+	rast2  vector.Rasterizer // the lower part's, in PaintSplit
 	// crossed marks the rows triangles cross, for PaintSplit's choice of where to cut.
 	crossed []bool
 	// CacheText keeps each distinct label as a coverage mask after drawing it once, so that
@@ -49,7 +50,7 @@ const maxMasks = 20000
 
 // NewImagePainter returns a painter.
 func NewImagePainter() *ImagePainter {
-	return &ImagePainter{faces: map[Font]font.Face{}}
+	return &ImagePainter{faces: map[Font]font.Face{}, faces2: map[Font]font.Face{}}
 }
 
 // PaintImage draws l into a new image of its size.
@@ -141,14 +142,58 @@ func (p *ImagePainter) prepare(img *image.RGBA, l *DrawList) {
 	if p.masks == nil || len(p.masks) > maxMasks {
 		p.masks = map[maskKey]*textMask{}
 	}
+	var fresh []maskKey
 	for li := range l.Layers {
 		ly := &l.Layers[li]
 		if len(ly.Hatches) > 0 {
 			p.hatchFrame(img.Bounds(), l.Hatch)
 		}
 		for _, t := range ly.Texts {
-			p.mask(t.Font, l.TextBytes(t))
+			if k := (maskKey{t.Font, string(l.TextBytes(t))}); p.masks[k] == nil {
+				p.masks[k] = &textMask{} // a place kept, for each label once
+				fresh = append(fresh, k)
+			}
 		}
+	}
+	p.makeMasks(fresh)
+}
+
+// splitMasks is how many new labels makeMasks rasterises on two goroutines from. A variable so that
+// a test can compare the two ways.
+var splitMasks = 16
+
+// makeMasks rasterises the labels keys into the cache, on two goroutines when they are many, each
+// with font faces of its own: a frame that shows a trace's first chart, or zooms into new names,
+// rasterises dozens (48 in gen-trace-large's first, 5 ms on one goroutine).
+func (p *ImagePainter) makeMasks(keys []maskKey) {
+	if len(keys) < splitMasks {
+		for _, k := range keys {
+			p.masks[k] = newMask(p.face(k.font), k.text)
+		}
+		return
+	}
+	if p.faces2 == nil {
+		p.faces2 = map[Font]font.Face{}
+	}
+	made := make([]*textMask, len(keys))
+	half := len(keys) / 2
+	for _, k := range keys[half:] {
+		faceOf(p.faces2, k.font) // made here: the map is not for two goroutines
+	}
+	done := make(chan struct{})
+	// Not lowered to the background priority (internal/background): the frame waits for it.
+	go func() {
+		defer close(done)
+		for i := half; i < len(keys); i++ {
+			made[i] = newMask(p.faces2[keys[i].font], keys[i].text)
+		}
+	}()
+	for i := range keys[:half] {
+		made[i] = newMask(p.face(keys[i].font), keys[i].text)
+	}
+	<-done
+	for i, k := range keys {
+		p.masks[k] = made[i]
 	}
 }
 
@@ -292,24 +337,18 @@ func (p *ImagePainter) hatchFrame(bounds image.Rectangle, h Hatch) *image.RGBA {
 	return p.hatch
 }
 
-// mask returns the mask of a label, rasterising it on first use.
-func (p *ImagePainter) mask(f Font, b []byte) *textMask {
-	m, ok := p.masks[maskKey{f, string(b)}]
-	if ok {
-		return m
-	}
-	m = &textMask{}
-	face := p.face(f)
-	bounds, _ := font.BoundBytes(face, b)
+// newMask rasterises text in face, as a label is drawn.
+func newMask(face font.Face, text string) *textMask {
+	m := &textMask{}
+	bounds, _ := font.BoundString(face, text)
 	x0, y0 := bounds.Min.X.Floor(), bounds.Min.Y.Floor()
 	x1, y1 := bounds.Max.X.Ceil(), bounds.Max.Y.Ceil()
 	if x1 > x0 && y1 > y0 {
 		m.mask = image.NewAlpha(image.Rect(0, 0, x1-x0, y1-y0))
 		m.dx, m.dy = x0, y0
 		d := font.Drawer{Dst: m.mask, Src: image.Opaque, Face: face, Dot: fixed.P(-x0, -y0)}
-		d.DrawBytes(b)
+		d.DrawString(text)
 	}
-	p.masks[maskKey{f, string(b)}] = m
 	return m
 }
 
@@ -325,12 +364,15 @@ func (p *ImagePainter) drawCachedText(img *image.RGBA, t Text, b []byte) {
 	draw.DrawMask(img, r, image.NewUniform(t.Color), image.Point{}, m.mask, image.Point{}, draw.Over)
 }
 
-func (p *ImagePainter) face(f Font) font.Face {
-	if face, ok := p.faces[f]; ok {
+func (p *ImagePainter) face(f Font) font.Face { return faceOf(p.faces, f) }
+
+// faceOf is f's face in faces, made on first use.
+func faceOf(faces map[Font]font.Face, f Font) font.Face {
+	if face, ok := faces[f]; ok {
 		return face
 	}
 	face := newFace(f)
-	p.faces[f] = face
+	faces[f] = face
 	return face
 }
 

@@ -13,9 +13,12 @@ import (
 
 // PaintSplit, the window's painter, paints exactly what Paint paints: over random views (zoomed,
 // panned, scrolled so that header arrows and lane diamonds fall near the cut) of traces with
-// lanes, merged spans and labels, in both themes, frame after frame with its caches warm.
+// lanes, merged spans and labels, in both themes, frame after frame with its caches warm, its new
+// labels rasterised on two goroutines, Paint's on one.
 func TestPaintSplitPaintsWhatPaintPaints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 6))
+	wasSplitMasks := splitMasks
+	defer func() { splitMasks = wasSplitMasks }()
 	for _, elems := range [][]string{
 		{"fixtures", "generated", "gen-trace-small.json.gz"},
 		{"fixtures", "upstream", "devtools-cls-multiple-frames.json.gz"},
@@ -47,8 +50,12 @@ func TestPaintSplitPaintsWhatPaintPaints(t *testing.T) {
 			bld.Build(&l, vp, &Frame{Width: w, Height: h, Theme: th, Selection: timeline.NoEntry})
 			want := image.NewRGBA(image.Rect(0, 0, w, h))
 			got := image.NewRGBA(image.Rect(0, 0, w, h))
+			// The whole image's labels are rasterised on one goroutine, the split one's on two.
+			splitMasks = 1 << 30
 			whole.Paint(want, &l)
+			splitMasks = 2
 			split.PaintSplit(got, &l)
+			splitMasks = wasSplitMasks
 			if _, ok := split.splitRow(&l, got.Bounds()); ok {
 				splits++
 			}
