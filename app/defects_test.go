@@ -508,7 +508,19 @@ func TestFirstFrameBeforeTheLoad(t *testing.T) {
 	if !h.u.loading || h.u.doc != nil {
 		t.Fatal("the first frame waited for the load")
 	}
+	// The window takes the keyboard focus in the next frame, not in the first: a focus asks for
+	// a frame of its own.
+	if h.u.focusSet || h.router.Source().Focused(h.u) {
+		t.Fatal("the first frame of a load took the focus")
+	}
 	h.frame()
+	if !h.u.focusSet {
+		t.Fatal("the second frame of a load did not take the focus")
+	}
+	h.frame()
+	if !h.router.Source().Focused(h.u) {
+		t.Fatal("the window does not have the keyboard focus")
+	}
 	if !h.u.loading || !strings.Contains(h.u.progressText(), "Loading gen-trace-small.json.gz — ") {
 		t.Fatalf("while loading: %q", h.u.progressText())
 	}
