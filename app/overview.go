@@ -37,6 +37,10 @@ type overview struct {
 	// (startAhead), nil when none is.
 	ahead    chan overviewPicture
 	aheadFor overviewKey
+	// stripSize, stripTop and stripBottom are where the last frame drew the strip and its
+	// picture, for the picture built ahead to be scaled into.
+	stripSize             image.Point
+	stripTop, stripBottom int
 
 	dragging     bool
 	selX0, selX1 float32
@@ -49,10 +53,13 @@ type overview struct {
 func (o *overview) reset() { o.doc, o.ahead = nil, nil }
 
 // overviewPicture is the activity picture of a document: a row per track shown, a column per
-// bucket of time.
+// bucket of time; with it, when built ahead, the picture scaled into the strip (scaleOverview).
 type overviewPicture struct {
 	src  *image.NRGBA
 	rows int
+
+	base    *image.RGBA
+	baseKey overviewBaseKey
 }
 
 // overviewKey is what a picture is of.
@@ -67,7 +74,16 @@ type overviewKey struct {
 func (o *overview) startAhead(d *document, c theme.Colors) {
 	ahead := make(chan overviewPicture, 1)
 	o.ahead, o.aheadFor = ahead, overviewKey{d, c}
-	go func() { ahead <- overviewActivity(d, &c) }()
+	size, top, bottom := o.stripSize, o.stripTop, o.stripBottom
+	go func() {
+		pic := overviewActivity(d, &c)
+		if size.X > 0 && bottom > top {
+			// The strip as the last frame laid it out, most likely the next's too.
+			pic.baseKey = overviewBaseKey{size: size, src: pic.src, bg: c.Panel, top: top, bottom: bottom}
+			pic.base = scaleOverview(nil, size, pic.src, top, bottom, c.Panel)
+		}
+		ahead <- pic
+	}()
 }
 
 // build readies the picture of d in c, once per document and theme: the one built ahead when it
@@ -82,6 +98,9 @@ func (o *overview) build(d *document, c *theme.Colors) {
 	}
 	o.ahead = nil
 	o.src, o.rows = pic.src, pic.rows
+	if pic.base != nil {
+		o.strip.base, o.strip.baseKey = pic.base, pic.baseKey
+	}
 	o.img = paint.NewImageOp(pic.src)
 	o.img.Filter = paint.FilterLinear
 }
@@ -163,6 +182,7 @@ func (o *overview) layout(gtx layout.Context, e env) layout.Dimensions {
 	h := gtx.Dp(overviewHeight)
 	size := image.Pt(gtx.Constraints.Max.X, h)
 	o.width = size.X
+	o.stripSize, o.stripTop, o.stripBottom = size, gtx.Dp(2), gtx.Dp(2)+h-gtx.Dp(4)
 	if d == nil {
 		// Before the first document the strip is empty and shows the window's Bg, as it did when
 		// the window was cleared to Bg; with a document it is drawn on the window's clear, Panel.

@@ -110,9 +110,9 @@ func TestLinearToSRGBMatchesTheFormula(t *testing.T) {
 	}
 }
 
-// The overview's picture of a new document is built beside its first frame (startAhead): that
-// frame shows the picture a build on the UI goroutine makes, and a picture built ahead for another
-// theme is not shown in this one's.
+// The overview's picture of a new document is built beside its first frame (startAhead), and
+// scaled into the strip: that frame shows the picture a build on the UI goroutine makes, and a
+// picture built ahead for another theme is not shown in this one's.
 func TestOverviewBuiltAheadIsTheDocumentsPicture(t *testing.T) {
 	h := newHarness(t, SourceFromPath(fixture(t, "generated", "gen-trace-medium-reload.json.gz")))
 	d, o := h.u.doc, &h.u.overview
@@ -123,6 +123,11 @@ func TestOverviewBuiltAheadIsTheDocumentsPicture(t *testing.T) {
 	want := overviewActivity(d, &c)
 	if o.rows != want.rows || o.rows < 2 || !slices.Equal(o.src.Pix, want.src.Pix) {
 		t.Fatalf("the picture shown (%d rows) is not the document's (%d rows)", o.rows, want.rows)
+	}
+	// It came scaled into the strip as the frames before laid it out, as the strip scales it.
+	if k := o.strip.baseKey; o.strip.base == nil || k.src != o.src || k.size != o.stripSize || k.top != o.stripTop || k.bottom != o.stripBottom ||
+		!slices.Equal(o.strip.base.Pix, scaleOverview(nil, k.size, o.src, k.top, k.bottom, c.Panel).Pix) {
+		t.Fatalf("the strip's picture is not the document's scaled into %v", o.stripSize)
 	}
 	dark := theme.Dark()
 	o.startAhead(d, dark)
