@@ -45,6 +45,10 @@ type Prelayout struct {
 	earlyStopped bool
 	// lists is the panel's lists and lanes being built for Model (StartLists), nil when not started.
 	lists <-chan panelLanes
+	// earlyLanes is how high the lanes of the lists built ahead are, 0 until they are built: the
+	// lanes push the threads down by at least as much (the frames, which the build's end adds,
+	// only add a lane), so the first view shows fewer of a thread's rows than the chart's height.
+	earlyLanes float64
 
 	// progress is the build's (Hook), nil when not known: its counts tell whether core/integrate
 	// has finished every thread when a track comes.
@@ -160,12 +164,12 @@ func (pl *Prelayout) work(tr *core.Trace) {
 			continue
 		}
 		e.claimed = true
-		vis, firstView := pl.vis, pl.firstView
+		vis, firstView, above := pl.vis, pl.firstView, pl.earlyLanes
 		pl.mu.Unlock()
 		if pl.ctx.Err() == nil {
 			firstRows := 0
 			if firstView != nil {
-				firstRows = viewRows(firstView())
+				firstRows = firstViewRows(firstView(), above)
 			}
 			e.laid = layOut(tr, t, e.filtered, vis, e.parallel, firstRows)
 			e.built = true
@@ -197,8 +201,9 @@ func (pl *Prelayout) startEarly(tr *core.Trace) {
 	go func() {
 		background.Lower()
 		early := timelines.BuildEarly(tr)
+		lanes := lanesHeight(BuildLanes(early.Partial()))
 		pl.mu.Lock()
-		pl.early = early
+		pl.early, pl.earlyLanes = early, lanes
 		pl.mu.Unlock()
 		close(done)
 	}()
@@ -309,4 +314,21 @@ func (pl *Prelayout) Model(ctx context.Context, tr *core.Trace, p *core.Progress
 	pl.laid, pl.queue, pl.early, pl.lists = nil, nil, nil, nil
 	pl.mu.Unlock()
 	return m, err
+}
+
+// firstViewRows is how many rows of a thread's track a first view viewHeight high can show when
+// lanes at least above high are above it, under its process's header and its own; 0 for no view.
+// A view that shows none of its rows still reaches its first, which the overview reads.
+func firstViewRows(viewHeight, above float64) int {
+	if viewHeight <= 0 {
+		return 0
+	}
+	st := DefaultLayoutStyle()
+	return max(viewRows(viewHeight-above-st.GroupHeaderHeight-st.TrackHeaderHeight), 1)
+}
+
+// lanesHeight is how high lanes are laid out above the threads, as Relayout lays them out.
+func lanesHeight(lanes []Lane) float64 {
+	m := Model{Style: DefaultLayoutStyle(), Lanes: lanes}
+	return m.layoutLanes()
 }

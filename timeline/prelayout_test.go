@@ -12,6 +12,7 @@ import (
 
 	"flamedesk/core"
 	"flamedesk/core/pipeline"
+	"flamedesk/core/timelines"
 	"flamedesk/internal/fixtures"
 )
 
@@ -277,5 +278,35 @@ func TestPrelayoutTakesASecondGoroutineOnceTheBuildIsOver(t *testing.T) {
 	settle(t, free)
 	if e := free.laid[first.Thread]; e == nil || !e.parallel {
 		t.Errorf("without a build's counts a track may not take a second goroutine")
+	}
+}
+
+// The lanes of the lists built ahead are never higher than the model's lanes: the Prelayout
+// walks the rows of a thread that a first view shows below them (firstViewRows), and a thread
+// pushed down less than that would show rows not walked. On every committed DevTools trace, and
+// on most the lanes ahead are all but the frames'.
+func TestLanesAheadAreNoHigherThanTheModels(t *testing.T) {
+	paths := fixtures.Glob(t, "fixtures/upstream/*")
+	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
+	checked := 0
+	for _, p := range paths {
+		if filepath.Base(p) == "gen-trace-large.json.gz" && testing.Short() {
+			continue
+		}
+		tr, err := pipeline.OpenFile(p)
+		if err != nil || tr.Kind != core.InputTrace {
+			continue
+		}
+		ahead := lanesHeight(BuildLanes(timelines.BuildEarly(tr).Partial()))
+		m := NewWithPanelLanes(tr)
+		if ahead > m.LanesHeight() {
+			t.Errorf("%s: the lanes ahead are %v px high, the model's %v", filepath.Base(p), ahead, m.LanesHeight())
+		}
+		if ahead > 0 {
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no trace had lanes ahead")
 	}
 }

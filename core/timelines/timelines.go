@@ -125,6 +125,10 @@ func BuildEarly(tr *core.Trace) *Early {
 	return e
 }
 
+// Partial is the lists e holds before Finish: all but the frames, with the main threads not
+// known yet. Read them only before Finish, which completes them in place.
+func (e *Early) Partial() *Timelines { return e.tl }
+
 // Finish completes the lists of tr, whose tracks are now built, from e (BuildEarly of tr): the
 // main threads and the frames. Like BuildEarly it writes nothing to tr. Once only.
 func (e *Early) Finish(tr *core.Trace) *Timelines {
