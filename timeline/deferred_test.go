@@ -3,7 +3,6 @@ package timeline
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -36,17 +35,8 @@ func splitSmall(t *testing.T) {
 func TestDeferredRowsMakeTheWholeModel(t *testing.T) {
 	deferAll(t)
 	splitSmall(t)
-	paths := fixtures.Glob(t, "fixtures/upstream/*")
-	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
 	deferredRows, lazyTracks := 0, 0
-	for _, p := range paths {
-		if filepath.Base(p) == "gen-trace-large.json.gz" && (testing.Short() || raceEnabled) {
-			continue
-		}
-		tr, err := pipeline.OpenFile(p)
-		if err != nil || tr.Kind != core.InputTrace {
-			continue
-		}
+	eachDevToolsTrace(t, testing.Short() || raceEnabled, func(name string, tr *core.Trace) {
 		want := NewWithPanelLanes(tr)
 		for _, view := range []float64{1, 150, 1000} {
 			got, err := newWithPanelLanes(context.Background(), tr, nil, nil, view)
@@ -54,13 +44,13 @@ func TestDeferredRowsMakeTheWholeModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.DeferredRows() != (len(got.deferred) > 0) || len(got.Tracks) != len(want.Tracks) {
-				t.Fatalf("%s: %d tracks, want %d", filepath.Base(p), len(got.Tracks), len(want.Tracks))
+				t.Fatalf("%s: %d tracks, want %d", name, len(got.Tracks), len(want.Tracks))
 			}
 			for ti := range want.Tracks {
 				g, w := &got.Tracks[ti], &want.Tracks[ti]
 				// A track whose rows are not computed yet has levels for a bound of their count.
 				if len(g.Levels) < len(w.Levels) || (g.pending == nil || g.pending.lazy == nil) && len(g.Levels) != len(w.Levels) {
-					t.Fatalf("%s view %v track %d: %d levels, want %d", filepath.Base(p), view, ti, len(g.Levels), len(w.Levels))
+					t.Fatalf("%s view %v track %d: %d levels, want %d", name, view, ti, len(g.Levels), len(w.Levels))
 				}
 				if g.pending != nil && g.pending.lazy != nil {
 					lazyTracks++
@@ -71,9 +61,9 @@ func TestDeferredRowsMakeTheWholeModel(t *testing.T) {
 					case g.Placed(d):
 						sameLevel(t, g, w, d)
 					case d == 0 && len(w.Levels) > 0 || inView && d < len(w.Levels):
-						t.Fatalf("%s view %v track %d: row %d, in the first view, is not placed", filepath.Base(p), view, ti, d)
+						t.Fatalf("%s view %v track %d: row %d, in the first view, is not placed", name, view, ti, d)
 					case g.Levels[d].Len() != 0:
-						t.Fatalf("%s view %v track %d: row %d is not placed but holds entries", filepath.Base(p), view, ti, d)
+						t.Fatalf("%s view %v track %d: row %d is not placed but holds entries", name, view, ti, d)
 					default:
 						deferredRows++
 					}
@@ -89,20 +79,20 @@ func TestDeferredRowsMakeTheWholeModel(t *testing.T) {
 			}
 			got.SettleRows()
 			if got.ContentHeight() != want.ContentHeight() {
-				t.Fatalf("%s view %v: the settled model is %v px high, the whole one %v", filepath.Base(p), view, got.ContentHeight(), want.ContentHeight())
+				t.Fatalf("%s view %v: the settled model is %v px high, the whole one %v", name, view, got.ContentHeight(), want.ContentHeight())
 			}
 			for ti := range want.Tracks {
 				g, w := &got.Tracks[ti], &want.Tracks[ti]
 				if g.rowCount() != len(w.Levels) || g.Height != w.Height {
-					t.Fatalf("%s track %d: %d rows %v px high after PlaceRest, want %d, %v px", filepath.Base(p), ti, g.rowCount(), g.Height, len(w.Levels), w.Height)
+					t.Fatalf("%s track %d: %d rows %v px high after PlaceRest, want %d, %v px", name, ti, g.rowCount(), g.Height, len(w.Levels), w.Height)
 				}
 				for d := range g.Levels {
 					if !g.Placed(d) {
-						t.Fatalf("%s track %d: row %d is not placed after PlaceRest", filepath.Base(p), ti, d)
+						t.Fatalf("%s track %d: row %d is not placed after PlaceRest", name, ti, d)
 					}
 					if d >= len(w.Levels) {
 						if g.Levels[d].Len() != 0 {
-							t.Fatalf("%s track %d: row %d, below the track's rows, holds entries", filepath.Base(p), ti, d)
+							t.Fatalf("%s track %d: row %d, below the track's rows, holds entries", name, ti, d)
 						}
 						continue
 					}
@@ -110,11 +100,11 @@ func TestDeferredRowsMakeTheWholeModel(t *testing.T) {
 				}
 				sameRows(t, g, w)
 				if g.rowsUp.N != w.rowsUp.N || !slices.Equal(g.rowsUp.Words, w.rowsUp.Words) || g.Rows != nil {
-					t.Fatalf("%s track %d: the rows are not packed as the whole build packs them", filepath.Base(p), ti)
+					t.Fatalf("%s track %d: the rows are not packed as the whole build packs them", name, ti)
 				}
 			}
 		}
-	}
+	})
 	if deferredRows == 0 || lazyTracks == 0 {
 		t.Fatalf("%d rows left for PlaceRest, %d tracks with rows to compute: the test checked nothing deferred", deferredRows, lazyTracks)
 	}

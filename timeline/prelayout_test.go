@@ -286,26 +286,17 @@ func TestPrelayoutTakesASecondGoroutineOnceTheBuildIsOver(t *testing.T) {
 // pushed down less than that would show rows not walked. On every committed DevTools trace, and
 // on most the lanes ahead are all but the frames'.
 func TestLanesAheadAreNoHigherThanTheModels(t *testing.T) {
-	paths := fixtures.Glob(t, "fixtures/upstream/*")
-	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
 	checked := 0
-	for _, p := range paths {
-		if filepath.Base(p) == "gen-trace-large.json.gz" && testing.Short() {
-			continue
-		}
-		tr, err := pipeline.OpenFile(p)
-		if err != nil || tr.Kind != core.InputTrace {
-			continue
-		}
+	eachDevToolsTrace(t, testing.Short(), func(name string, tr *core.Trace) {
 		ahead := lanesHeight(BuildLanes(timelines.BuildEarly(tr).Partial()))
 		m := NewWithPanelLanes(tr)
 		if ahead > m.LanesHeight() {
-			t.Errorf("%s: the lanes ahead are %v px high, the model's %v", filepath.Base(p), ahead, m.LanesHeight())
+			t.Errorf("%s: the lanes ahead are %v px high, the model's %v", name, ahead, m.LanesHeight())
 		}
 		if ahead > 0 {
 			checked++
 		}
-	}
+	})
 	if checked == 0 {
 		t.Fatal("no trace had lanes ahead")
 	}

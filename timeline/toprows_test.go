@@ -1,13 +1,10 @@
 package timeline
 
 import (
-	"path/filepath"
 	"testing"
 
 	"flamedesk/core"
-	"flamedesk/core/pipeline"
 	"flamedesk/core/timelines"
-	"flamedesk/internal/fixtures"
 )
 
 // The walk that stops at subtrees below the first rows finds exactly the drawn entries that the
@@ -15,17 +12,8 @@ import (
 // above, exactly when more rows were asked for than it has. On every thread of every committed
 // DevTools trace, walked whole and in two halves at once.
 func TestTopRowsAreTheDrawnRows(t *testing.T) {
-	paths := fixtures.Glob(t, "fixtures/upstream/*")
-	paths = append(paths, fixtures.Glob(t, "fixtures/generated/gen-*")...)
 	checked, skipped := 0, 0
-	for _, p := range paths {
-		if filepath.Base(p) == "gen-trace-large.json.gz" && testing.Short() {
-			continue
-		}
-		tr, err := pipeline.OpenFile(p)
-		if err != nil || tr.Kind != core.InputTrace {
-			continue
-		}
+	eachDevToolsTrace(t, testing.Short(), func(name string, tr *core.Trace) {
 		vis := timelines.NewVisibility(tr, false)
 		for ti := range tr.Tracks {
 			ct := &tr.Tracks[ti]
@@ -47,7 +35,7 @@ func TestTopRowsAreTheDrawnRows(t *testing.T) {
 				top, ok := walkTopRows(tr, ct, vis, firstRows)
 				parallelPlaceEntries = was
 				if !ok {
-					t.Fatalf("%s track %d: a track built by core/integrate was not walked", filepath.Base(p), ti)
+					t.Fatalf("%s track %d: a track built by core/integrate was not walked", name, ti)
 				}
 				var found []uint64
 				for _, part := range top.found {
@@ -57,16 +45,16 @@ func TestTopRowsAreTheDrawnRows(t *testing.T) {
 				for e := range ct.Len() {
 					if r := rowOf(e); r >= 0 && r < firstRows {
 						if k >= len(found) || found[k] != uint64(e)<<32|uint64(r) {
-							t.Fatalf("%s track %d, %d rows: entry %d on row %d is not the walk's next", filepath.Base(p), ti, firstRows, e, r)
+							t.Fatalf("%s track %d, %d rows: entry %d on row %d is not the walk's next", name, ti, firstRows, e, r)
 						}
 						k++
 					}
 				}
 				if k != len(found) {
-					t.Fatalf("%s track %d, %d rows: the walk found %d entries, the rows hold %d", filepath.Base(p), ti, firstRows, len(found), k)
+					t.Fatalf("%s track %d, %d rows: the walk found %d entries, the rows hold %d", name, ti, firstRows, len(found), k)
 				}
 				if top.count < count || firstRows > count && top.count != count {
-					t.Fatalf("%s track %d, %d rows: bound %d for %d rows", filepath.Base(p), ti, firstRows, top.count, count)
+					t.Fatalf("%s track %d, %d rows: bound %d for %d rows", name, ti, firstRows, top.count, count)
 				}
 				if top.count > count {
 					skipped++
@@ -74,7 +62,7 @@ func TestTopRowsAreTheDrawnRows(t *testing.T) {
 				checked++
 			}
 		}
-	}
+	})
 	if checked == 0 || skipped == 0 {
 		t.Fatalf("%d walks checked, %d with a bound above the count: nothing was skipped", checked, skipped)
 	}
