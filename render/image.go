@@ -172,9 +172,6 @@ func (p *ImagePainter) makeMasks(keys []maskKey) {
 		}
 		return
 	}
-	if p.faces2 == nil {
-		p.faces2 = map[Font]font.Face{}
-	}
 	made := make([]*textMask, len(keys))
 	half := len(keys) / 2
 	for _, k := range keys[half:] {

@@ -748,7 +748,11 @@ func placeLevelRange[R rowColumn](ctx context.Context, ct *core.Track, rows []R,
 	// on another; in a deep track the bucket that holds that row is read by both. (Cut between
 	// whole buckets, the halves were far apart: a deep track has most of its entries in its
 	// first 256 rows.)
-	if split := splitRow(next, lo, hi, parallel); split > 0 {
+	minSplit := 0
+	if parallel {
+		minSplit = parallelPlaceEntries
+	}
+	if split := splitRow(next, lo, hi, minSplit); split > 0 {
 		done := make(chan struct{})
 		go func() {
 			background.Lower()
@@ -769,11 +773,12 @@ func placeLevelRange[R rowColumn](ctx context.Context, ct *core.Track, rows []R,
 var parallelPlaceEntries = 1 << 20
 
 // splitRow is the first row of the second half of rows lo to hi when they are worth placing on
-// two goroutines: the row at which about half of their entries come before (next holds where each
-// row's entries begin); 0 when they are not.
-func splitRow(next []int, lo, hi int, parallel bool) int {
+// two goroutines, holding minEntries entries or more: the row at which about half of their
+// entries come before (next holds where each row's entries begin); 0 when they are not, or
+// minEntries is 0.
+func splitRow(next []int, lo, hi, minEntries int) int {
 	kept := next[hi] - next[lo]
-	if !parallel || kept < parallelPlaceEntries || background.Workers() < 2 {
+	if minEntries <= 0 || kept < minEntries || background.Workers() < 2 {
 		return 0
 	}
 	for d := lo + 1; d < hi; d++ {

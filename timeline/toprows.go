@@ -183,14 +183,7 @@ func placeListed(ct *core.Track, levels []Level, from int, top topRows) {
 		sp.flush()
 		p.finish(lo, hi)
 	}
-	split := 0
-	if at[from] >= placeListedSplit && background.Workers() > 1 {
-		for d := 1; d < from && split == 0; d++ {
-			if at[d] >= at[from]/2 {
-				split = d
-			}
-		}
-	}
+	split := splitRow(at, 0, from, placeListedSplit)
 	if split == 0 {
 		place(0, from)
 		return
