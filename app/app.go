@@ -120,7 +120,11 @@ type ui struct {
 
 	load task.Future[loaded]
 	// rest places the rows of the shown model that its first view left out (Model.PlaceRest).
-	rest         task.Future[struct{}]
+	rest task.Future[struct{}]
+	// restDeferred says rest is to start once the new document's first frame is on screen
+	// (afterFrame): beside that frame its two goroutines took the cores from the frame's layout
+	// and from the GL driver's rasteriser threads.
+	restDeferred bool
 	loadSrc      Source
 	loadProgress *core.Progress
 	loading      bool
@@ -387,6 +391,11 @@ func (u *ui) afterFrame() {
 		u.release = false
 		u.heap.release()
 	}
+	if u.restDeferred && u.doc != nil {
+		u.restDeferred = false
+		m := u.doc.model
+		u.rest.Start(func(ctx context.Context) (struct{}, error) { return struct{}{}, m.PlaceRest(ctx) })
+	}
 	u.panel.tree.startDeferred()
 	if u.comparePending {
 		u.comparePending = false
@@ -455,12 +464,10 @@ func (u *ui) install(src Source, l loaded) {
 	u.ready.install(l)
 	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
 	u.rest.Cancel()
+	u.restDeferred = l.model.DeferredRows()
 	// From now on background work leaves the window the CPU first (background.Lower), the rows
 	// placed after the first view included; the frame would say so only once it is drawn.
 	background.KeepSpares(true)
-	if m := l.model; m.DeferredRows() {
-		u.rest.Start(func(ctx context.Context) (struct{}, error) { return struct{}{}, m.PlaceRest(ctx) })
-	}
 	u.doc.maps = l.maps
 	if note := l.maps.FolderNote(); note != "" {
 		u.banner = "Source maps: " + note + "."

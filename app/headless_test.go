@@ -110,6 +110,13 @@ func newHarnessWith(t *testing.T, opts Options) *harness {
 
 // frame lays out one frame 16 ms after the last, as the window's loop does.
 func (h *harness) frame() {
+	h.layOutFrame()
+	h.u.afterFrame()
+}
+
+// layOutFrame lays out one frame 16 ms after the last without what the window does once the
+// frame is on screen (afterFrame).
+func (h *harness) layOutFrame() {
 	h.now = h.now.Add(16 * time.Millisecond)
 	h.ops.Reset()
 	gtx := layout.Context{
@@ -118,13 +125,12 @@ func (h *harness) frame() {
 	}
 	h.u.frame(gtx)
 	h.router.Frame(&h.ops)
-	h.u.afterFrame()
 }
 
 // busy reports whether the window waits for background work.
 func (h *harness) busy() bool {
 	u := h.u
-	return u.comparePending || u.loading || u.load.Pending() || u.rest.Pending() || u.search.Pending() || u.highlight.Pending() || u.dialog.Pending() ||
+	return u.comparePending || u.loading || u.restDeferred || u.load.Pending() || u.rest.Pending() || u.search.Pending() || u.highlight.Pending() || u.dialog.Pending() ||
 		u.panel.tree.build.Pending() || u.panel.tree.source.pending() || u.panel.compare.pending() || (u.doc != nil && u.doc.timing.refine.Pending())
 }
 
