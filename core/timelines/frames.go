@@ -79,18 +79,33 @@ func jsKey(v *fastjson.Value) string {
 	return "o" + v.String() // objects are never equal to one another: close enough
 }
 
-// buildFrames runs the engine's frame model (TimelineFrameModel) over the compositor events of
-// the main frame's layer tree and the main-frame main threads' events, in time order.
-func buildFrames(tr *core.Trace, m *Meta) []Frame {
+// frameEvents are the events the frame model reads, in its order, with their args: what of the
+// frames needs no tracks, so that the window collects them before the tracks are built.
+type frameEvents struct {
+	events []frameEvent
+	args   []frameArgs
+}
+
+// collectFrames picks the events the frame model reads and puts them in time order.
+func collectFrames(tr *core.Trace) frameEvents {
 	events, fargs := collectFrameEvents(tr)
-	if len(events) == 0 {
-		return nil
-	}
 	ev := &tr.Events
 	sort.SliceStable(events, func(a, b int) bool {
 		x, y := events[a].i, events[b].i
 		return startsBefore(ev.Ts[x], ev.Ts[x]+rawDur(ev, x), ev.Ts[y], ev.Ts[y]+rawDur(ev, y)) < 0
 	})
+	return frameEvents{events, fargs}
+}
+
+// buildFrames runs the engine's frame model (TimelineFrameModel) over the compositor events of
+// the main frame's layer tree and the main-frame main threads' events (fe, collectFrames of tr),
+// in time order.
+func buildFrames(tr *core.Trace, m *Meta, fe frameEvents) []Frame {
+	events, fargs := fe.events, fe.args
+	if len(events) == 0 {
+		return nil
+	}
+	ev := &tr.Events
 	type mainThread struct {
 		pid, tid int64
 		start    float64

@@ -87,21 +87,37 @@ func Build(tr *core.Trace) *Timelines {
 
 // Early is Build in steps that write nothing to the trace until the last, so that the window can
 // build the lists beside other work on the trace: BuildEarly builds what needs no tracks (every
-// list but the frames, which start from the main thread's track) while core/integrate still
-// builds them, on a core the build leaves idle; Finish builds the rest once they are built; Warn
+// list but the frames, which start from the main thread's track, and the frames' events in time
+// order) while core/integrate still builds them, on a core the build leaves idle; Finish builds
+// the rest once they are built; Warn
 // adds the lists' warnings to the trace's.
 type Early struct {
 	tl *Timelines
 	// The warnings of the lists built before the frames, of the frames and of the lists after
 	// them, which Warn adds to the trace's in the order Build adds them.
 	before, frames, after core.Warnings
+	// frameEvents is what of the frames needs no tracks, until Finish builds them.
+	frameEvents frameEvents
 }
 
-// BuildEarly builds every list of tr but the frames. It reads tr's events, threads, strings and
-// chunks and writes nothing to tr, so it may run while core/integrate builds tr's tracks, once
-// the build's first track is out: the build has paired the events' B and E, the last change it
-// makes to them, before it builds any track.
+// BuildEarly builds every list of tr but the frames, whose events it collects. It reads tr's
+// events, threads, strings and chunks and writes nothing to tr, so it may run while
+// core/integrate builds tr's tracks, once the build's first track is out: the build has paired
+// the events' B and E, the last change it makes to them, before it builds any track.
+//
+// The memory counters and the frames' events, which need no meta, are read on a goroutine of
+// their own beside the other lists: when the window builds them after the tracks, they are the
+// longest of what it does before the first chart.
 func BuildEarly(tr *core.Trace) *Early {
+	var memory Memory
+	var frames frameEvents
+	memoryView := readView(tr)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		memory = buildMemory(memoryView)
+		frames = collectFrames(memoryView)
+	}()
 	view := readView(tr)
 	m := buildMeta(view)
 	tl := &Timelines{
@@ -120,7 +136,11 @@ func BuildEarly(tr *core.Trace) *Early {
 	view.Warnings = core.Warnings{}
 	tl.Screenshots = buildScreenshots(view, m.Bounds)
 	tl.Animations = buildAnimations(view)
-	tl.Memory = buildMemory(view)
+	<-done
+	tl.Memory, e.frameEvents = memory, frames
+	// The memory lane's warnings come after the screenshots' and the animations', as Build
+	// always added them.
+	addWarnings(&view.Warnings, &memoryView.Warnings)
 	e.after = view.Warnings
 	return e
 }
@@ -136,7 +156,8 @@ func (e *Early) Finish(tr *core.Trace) *Timelines {
 	view.Tracks = tr.Tracks
 	tl := e.tl
 	tl.Meta.mainThreads(view)
-	tl.Frames = buildFrames(view, tl.Meta)
+	tl.Frames = buildFrames(view, tl.Meta, e.frameEvents)
+	e.frameEvents = frameEvents{}
 	e.frames = view.Warnings
 	return tl
 }
