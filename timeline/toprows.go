@@ -84,11 +84,10 @@ func walkTopRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firs
 		cut = topLevelNear(ct, n/2)
 	}
 	if cut <= 0 {
-		found, count, ok := walkTopRowsIn(tr, ct, vis, firstRows, 0, n)
-		top.found, top.count = [][]uint64{found}, count
+		top.found, top.count, ok = walkTopRowsIn(tr, ct, vis, firstRows, 0, n)
 		return top, ok
 	}
-	var second []uint64
+	var second [][]uint64
 	var secondCount int
 	var secondOK bool
 	done := make(chan struct{})
@@ -99,18 +98,20 @@ func walkTopRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firs
 	}()
 	first, count, ok := walkTopRowsIn(tr, ct, vis, firstRows, 0, cut)
 	<-done
-	top.found, top.count = [][]uint64{first, second}, max(count, secondCount)
+	top.found, top.count = append(first, second...), max(count, secondCount)
 	return top, ok && secondOK
 }
 
 // walkTopRowsIn is walkTopRows for the entries lo to hi, lo at depth 0, which no earlier entry is
-// the parent of: found are the drawn ones on the rows below firstRows, count the bound.
-func walkTopRowsIn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firstRows, lo, hi int) (found []uint64, count int, ok bool) {
+// the parent of: found are the drawn ones on the rows below firstRows, in chunks of foundChunk,
+// count the bound.
+func walkTopRowsIn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firstRows, lo, hi int) (found [][]uint64, count int, ok bool) {
 	depths := ct.Depth[:hi]
-	// Room for the entries of firstRows rows, as many as a tenth of the track's each (a large
-	// trace's main thread has 3 % in each of its first rows): growing the list by copies was a
-	// quarter of the walk. Pages past those written are never touched.
-	found = make([]uint64, 0, min(hi-lo, max(firstRows*(hi-lo)/10, 1<<10)))
+	// The list grows a chunk at a time: growing one slice by copies was a quarter of the walk,
+	// and a slice made ahead for the most the rows could hold was zeroed whole, a quarter too,
+	// when the heap reused memory for it (the main thread of a large trace has 3 % of its
+	// entries in each of its first rows).
+	chunk := make([]uint64, 0, foundChunk)
 	// up[d] is the row of the children of the latest entry at depth d-1, as in drawnRowsOf.
 	up := make([]int32, int(ct.MaxDepth)+2)
 	prev := -1
@@ -126,7 +127,11 @@ func walkTopRowsIn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, fi
 		base := up[d]
 		if int(base) < firstRows {
 			if vis.Entry(tr, ct, e) {
-				found = append(found, uint64(e)<<32|uint64(base))
+				if len(chunk) == foundChunk {
+					found = append(found, chunk)
+					chunk = make([]uint64, 0, foundChunk)
+				}
+				chunk = append(chunk, uint64(e)<<32|uint64(base))
 				count = max(count, int(base)+1)
 				up[d+1] = base + 1
 			} else {
@@ -152,8 +157,14 @@ func walkTopRowsIn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, fi
 		}
 		count = max(count, int(base)+deepest-d+1)
 	}
+	if len(chunk) > 0 {
+		found = append(found, chunk)
+	}
 	return found, count, true
 }
+
+// foundChunk is how many entries each chunk of walkTopRowsIn's list holds.
+const foundChunk = 1 << 15
 
 // placeListed places those of top's entries on rows below from into levels, whose other rows it
 // leaves as they are. Many of them (the main thread's first view: 250 K) are placed on two
