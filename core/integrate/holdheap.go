@@ -33,8 +33,8 @@ import (
 // A caller that lays tracks out as they are built (laysOut: the window, Progress.TrackBuilt)
 // holds the heap at the JSON's size, without taking off what it keeps outside the heap: the GL
 // libraries and their buffers (about 80 MB) are there before the load, and the window's goal is
-// 1.3 times the JSON. Its layouts are live beside the tracks, so its ceiling is the whole JSON
-// above the live heap. The limit taken off as for stats sat below the live heap once the layouts
+// 1.3 times the JSON. Its layouts are live beside the tracks, so it has no ceiling
+// (followLive). The limit taken off as for stats sat below the live heap once the layouts
 // grew, and the collector ran back to back (about 20 cycles in the build of gen-trace-large).
 // Without a hold the heap doubled: the window's peak RSS by the time its chart was on screen was
 // 450 MB against 400 MB with it (medians of 12 runs), and on a trace of gigabytes that doubling
@@ -62,11 +62,7 @@ func holdHeap(tr *core.Trace, laysOut bool) func() {
 		return func() {}
 	}
 	h.ceiling = liveHeap() + json/2
-	if laysOut {
-		// The layouts and the lists beside them are live too: about 30 MB more at the build's
-		// end on gen-trace-large, which a ceiling of half the JSON had below the live heap.
-		h.ceiling = liveHeap() + json
-	}
+	h.followLive = laysOut
 	return startHold(h)
 }
 
@@ -74,9 +70,20 @@ func holdHeap(tr *core.Trace, laysOut bool) func() {
 // live, the live heap and slack, up to ceiling.
 type heapHold struct {
 	whole, slack, ceiling int64
+	// followLive keeps the limit above the live heap however high it goes, by slack and a
+	// sixteenth of the live heap for the runtime's own memory (which the limit counts): in the
+	// window, whose layouts and lists are live beside the tracks, and the columns of the file it
+	// shows when this is a second one. With a ceiling of the whole JSON above the live heap,
+	// gen-trace-large's second load came within the runtime's overhead of it, and the collector
+	// ran back to back beside the frames: 75 cycles in 0.8 s. With slack alone above the live
+	// heap, the overhead took nearly all of it: a cycle for every 1-3 MB allocated.
+	followLive bool
 }
 
 func (h *heapHold) limit(live int64) int64 {
+	if h.followLive {
+		return max(h.whole, live+h.slack+live/16)
+	}
 	return max(h.whole, min(live+h.slack, h.ceiling))
 }
 

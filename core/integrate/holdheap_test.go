@@ -81,6 +81,39 @@ func TestHeldHeapFollowsTheLiveHeap(t *testing.T) {
 	runtime.KeepAlive(kept)
 }
 
+// TestWindowHoldFollowsTheLiveHeapPastItsCeiling checks that the window's hold (followLive) keeps
+// the limit above the live heap by its slack and the runtime's share when the heap grows past
+// what a stats hold's ceiling would allow: there, the collector would run back to back.
+func TestWindowHoldFollowsTheLiveHeapPastItsCeiling(t *testing.T) {
+	const slack = 8 << 20
+	prev := debug.SetMemoryLimit(-1)
+	runtime.GC()
+	live0 := liveHeap()
+	if live0 == 0 {
+		t.Skip("the runtime does not report the live heap")
+	}
+	h := &heapHold{whole: 1, slack: slack, ceiling: live0 + slack, followLive: true}
+	stop := startHold(h)
+	defer stop()
+	var kept [][]byte
+	for range 3 {
+		kept = append(kept, make([]byte, slack))
+	}
+	follows := func() int64 { live := liveHeap(); return live + slack + live/16 }
+	limit, want := limitBecomes(follows)
+	if d := limit - want; d >= 1<<20 || d <= -1<<20 {
+		t.Fatalf("limit %d with %d live, want %d", limit, liveHeap(), want)
+	}
+	if limit <= h.ceiling {
+		t.Fatalf("limit %d with %d live: held at the ceiling %d", limit, liveHeap(), h.ceiling)
+	}
+	runtime.KeepAlive(kept)
+	stop()
+	if l := debug.SetMemoryLimit(-1); l != prev {
+		t.Fatalf("limit after the hold %d, want %d", l, prev)
+	}
+}
+
 // TestWindowHoldsTheWholeJSON checks the two holds' limits for a JSON far above the live heap:
 // the stats hold takes off what the process keeps outside the heap and a margin, the window's
 // (laysOut) is the JSON's size.
