@@ -108,9 +108,9 @@ func walkTopRows(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firs
 func walkTopRowsIn(tr *core.Trace, ct *core.Track, vis *timelines.Visibility, firstRows, lo, hi int) (found [][]uint64, count int, ok bool) {
 	depths := ct.Depth[:hi]
 	// The list grows a chunk at a time: growing one slice by copies was a quarter of the walk,
-	// and a slice made ahead for the most the rows could hold was zeroed whole, a quarter too,
-	// when the heap reused memory for it (the main thread of a large trace has 3 % of its
-	// entries in each of its first rows).
+	// and a slice made ahead for the most the rows could hold (the main thread of a large trace
+	// has 3 % of its entries in each of its first rows) was zeroed whole when the heap reused
+	// memory for it.
 	chunk := make([]uint64, 0, foundChunk)
 	// up[d] is the row of the children of the latest entry at depth d-1, as in drawnRowsOf.
 	up := make([]int32, int(ct.MaxDepth)+2)

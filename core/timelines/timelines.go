@@ -89,8 +89,7 @@ func Build(tr *core.Trace) *Timelines {
 // build the lists beside other work on the trace: BuildEarly builds what needs no tracks (every
 // list but the frames, which start from the main thread's track, and the frames' events in time
 // order) while core/integrate still builds them, on a core the build leaves idle; Finish builds
-// the rest once they are built; Warn
-// adds the lists' warnings to the trace's.
+// the rest once they are built; Warn adds the lists' warnings to the trace's.
 type Early struct {
 	tl *Timelines
 	// The warnings of the lists built before the frames, of the frames and of the lists after
