@@ -31,15 +31,7 @@ func limitBecomes(want func() int64) (limit, wanted int64) {
 // from before comes back when the last hold ends.
 func TestHeldHeapFollowsTheLiveHeap(t *testing.T) {
 	const slack = 8 << 20
-	prev := debug.SetMemoryLimit(-1)
-	runtime.GC()
-	live0 := liveHeap()
-	if live0 == 0 {
-		t.Skip("the runtime does not report the live heap")
-	}
-	h := &heapHold{whole: 1, slack: slack, ceiling: live0 + 2*slack + slack/2}
-	stop := startHold(h)
-	t.Cleanup(stop)
+	h, prev, stop := startTestHold(t, slack, 2*slack+slack/2, false)
 	follows := func() int64 { return min(liveHeap()+slack, h.ceiling) }
 	if limit, want := limitBecomes(follows); limit-want >= 1<<20 || want-limit >= 1<<20 {
 		t.Fatalf("limit %d, want %d: the live heap and %d more", limit, want, slack)
@@ -86,15 +78,7 @@ func TestHeldHeapFollowsTheLiveHeap(t *testing.T) {
 // what a stats hold's ceiling would allow: there, the collector would run back to back.
 func TestWindowHoldFollowsTheLiveHeapPastItsCeiling(t *testing.T) {
 	const slack = 8 << 20
-	prev := debug.SetMemoryLimit(-1)
-	runtime.GC()
-	live0 := liveHeap()
-	if live0 == 0 {
-		t.Skip("the runtime does not report the live heap")
-	}
-	h := &heapHold{whole: 1, slack: slack, ceiling: live0 + slack, followLive: true}
-	stop := startHold(h)
-	defer stop()
+	h, prev, stop := startTestHold(t, slack, slack, true)
 	var kept [][]byte
 	for range 3 {
 		kept = append(kept, make([]byte, slack))
@@ -112,6 +96,23 @@ func TestWindowHoldFollowsTheLiveHeapPastItsCeiling(t *testing.T) {
 	if l := debug.SetMemoryLimit(-1); l != prev {
 		t.Fatalf("limit after the hold %d, want %d", l, prev)
 	}
+}
+
+// startTestHold starts a hold of slack whose ceiling is the live heap after a collection and
+// above more, and returns it, the limit from before it and what stops it (also at the test's
+// end).
+func startTestHold(t *testing.T, slack, above int64, followLive bool) (h *heapHold, prev int64, stop func()) {
+	t.Helper()
+	prev = debug.SetMemoryLimit(-1)
+	runtime.GC()
+	live0 := liveHeap()
+	if live0 == 0 {
+		t.Skip("the runtime does not report the live heap")
+	}
+	h = &heapHold{whole: 1, slack: slack, ceiling: live0 + above, followLive: followLive}
+	stop = startHold(h)
+	t.Cleanup(stop)
+	return h, prev, stop
 }
 
 // TestWindowHoldsTheWholeJSON checks the two holds' limits for a JSON far above the live heap:
