@@ -46,15 +46,19 @@ func holdHeap(tr *core.Trace, laysOut bool) func() {
 	if json <= 0 {
 		return func() {}
 	}
+	h := &heapHold{whole: json, slack: json / 8}
+	if laysOut {
+		h.followLive = true
+		return startHold(h)
+	}
 	m := []metrics.Sample{
 		{Name: "/memory/classes/total:bytes"},
 		{Name: "/memory/classes/heap/released:bytes"},
 	}
 	metrics.Read(m)
-	h := &heapHold{whole: json, slack: json / 8}
 	total, ok1 := sampleBytes(m[0])
 	released, ok2 := sampleBytes(m[1])
-	if rss := residentBytes(); ok1 && ok2 && rss > 0 && !laysOut {
+	if rss := residentBytes(); ok1 && ok2 && rss > 0 {
 		outside := max(rss-(total-released), 0)
 		h.whole = json - outside - json/32
 	}
@@ -62,12 +66,11 @@ func holdHeap(tr *core.Trace, laysOut bool) func() {
 		return func() {}
 	}
 	h.ceiling = liveHeap() + json/2
-	h.followLive = laysOut
 	return startHold(h)
 }
 
 // heapHold is what one build asks of the soft memory limit: whole, or, when more than whole is
-// live, the live heap and slack, up to ceiling.
+// live, the live heap and slack, up to ceiling (or without one: followLive).
 type heapHold struct {
 	whole, slack, ceiling int64
 	// followLive keeps the limit above the live heap however high it goes, by slack and a
