@@ -9,6 +9,7 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -684,6 +685,35 @@ type Progress struct {
 	// after the whole build. The track's columns are final; tr.Tracks later holds a copy of it
 	// that shares them. It must return quickly.
 	TrackBuilt func(tr *Trace, t *Track)
+	// ChooseLate, when set before the load starts, is asked once which threads' tracks
+	// core/integrate may build after the others: it is given each thread that has a track to
+	// build and the work it takes (entries plus samples), and returns those to leave. The window
+	// leaves the large threads that its first view cannot show, so that the one it shows first is
+	// built with every core. Their places in Trace.Tracks then hold empty tracks of their threads,
+	// and Late says how to build them.
+	ChooseLate func(tr *Trace, threads []ThreadID, work []int) []ThreadID
+	// Late is set by core/integrate, on the loading goroutine, when it left threads as
+	// ChooseLate asked; nil otherwise.
+	Late LateTracks
+}
+
+// LateTracks are the tracks of a trace that core/integrate left to be built after the others
+// (Progress.ChooseLate). Until Install their places in Trace.Tracks hold empty tracks (Len 0) of
+// their threads, and Trace.Warnings lacks the warnings of the tracks' build, the others' too.
+type LateTracks interface {
+	// Threads are the threads whose tracks are late, in the order of their places in Tracks.
+	Threads() []ThreadID
+	// Build builds the tracks, in Threads' order, reading the trace and writing nothing in it: it
+	// may run on any goroutine, beside readers of the trace, once. It gives up with ctx.Err()
+	// soon after ctx is cancelled, and fails when the tracks would take more than the load's
+	// memory budget.
+	Build(ctx context.Context) ([]Track, error)
+	// Warnings are those of the whole track build, late tracks and others, in the order a build
+	// without late tracks adds them; valid once Build has returned without error.
+	Warnings() *Warnings
+	// Install puts the tracks Build returned in their places in Trace.Tracks and adds Warnings to
+	// the trace's. Call it once, after Build succeeded, while nothing else reads the trace.
+	Install()
 }
 
 // NoteTrackBuilt calls TrackBuilt, if p and it are set.

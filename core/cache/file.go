@@ -95,6 +95,20 @@ func Snapshot(tr *core.Trace) *Snap {
 	return s
 }
 
+// AddWarnings adds w's warnings to those the snapshot froze, as core.Warnings.Add would have
+// added them to the trace: the warnings of tracks built after it was taken (core.LateTracks).
+func (s *Snap) AddWarnings(w *core.Warnings) {
+	msgs, counts := w.Entries()
+	for i, m := range msgs {
+		if k := slices.Index(s.messages, m); k >= 0 {
+			s.counts[k] += counts[i]
+			continue
+		}
+		s.messages = append(s.messages, m)
+		s.counts = append(s.counts, counts[i])
+	}
+}
+
 func (s *Snap) write(w io.Writer, key Key) error {
 	if schemaErr != nil {
 		return schemaErr

@@ -80,16 +80,62 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	results := make([]result, len(jobs))
 	limit := newEntryBudget(tr)
 	keys := frameKeys(tr)
+	late := chooseLate(tr, jobs, p)
+	var now []int // the jobs built here, by index
+	for i := range jobs {
+		if !late[i] {
+			now = append(now, i)
+		}
+	}
+	if len(now) < len(jobs) && p != nil {
+		for i := range jobs {
+			if late[i] {
+				total -= int64(jobs[i].work())
+			}
+		}
+		p.Total.Store(total)
+	}
+	runJobs(ctx, tr, jobs, now, results, keys, limit, p)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := overBudget(results, limit); err != nil {
+		return err
+	}
+	setStage(tr, stagePair, t1.Sub(t0))
+	setStage(tr, stageTracks, time.Since(t1))
+	if len(now) == len(jobs) {
+		tr.Tracks = collectTracks(results, nil)
+		addWarnings(&tr.Warnings, results)
+		return nil
+	}
+	for i := range jobs {
+		if late[i] {
+			results[i].track.Thread = jobs[i].thread
+		}
+	}
+	l := &lateBuild{tr: tr, jobs: jobs, late: late, results: results, keys: keys, limit: limit}
+	tr.Tracks = collectTracks(results, late)
+	for i, t := range tr.Tracks {
+		if t.Len() == 0 {
+			l.slots = append(l.slots, i)
+			l.threads = append(l.threads, t.Thread)
+		}
+	}
+	p.Late = l
+	return nil
+}
+
+// runJobs builds the tracks of jobs[k] for each k of which (results[k]), the largest first, on
+// background.Workers goroutines; p.TrackBuilt gets each as it is built.
+func runJobs(ctx context.Context, tr *core.Trace, jobs []job, which []int, results []result, keys []int32, limit *entryBudget, p *core.Progress) {
 	// The largest threads go first: a large one taken last would leave the other cores idle
 	// while it runs alone. Results keep the jobs' own order.
-	order := make([]int, len(jobs))
-	for i := range order {
-		order[i] = i
-	}
+	order := slices.Clone(which)
 	slices.SortStableFunc(order, func(a, b int) int { return jobs[b].work() - jobs[a].work() })
 	var next sync.Mutex
 	n := 0
-	workers := min(background.Workers(), len(jobs))
+	workers := min(background.Workers(), len(order))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -101,7 +147,7 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 				k := n
 				n++
 				next.Unlock()
-				if k >= len(jobs) || ctx.Err() != nil {
+				if k >= len(order) || ctx.Err() != nil {
 					return
 				}
 				i := order[k]
@@ -121,29 +167,45 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
+}
+
+// overBudget is the error of a build in which a track ran out of the entry budget, nil for none.
+func overBudget(results []result, limit *entryBudget) error {
 	for _, r := range results {
 		if r.over {
 			return fmt.Errorf("%w: its tracks would take more than %d MB (as much as the load may hold)",
 				core.ErrMemoryBudget, limit.max>>20)
 		}
 	}
-	setStage(tr, stagePair, t1.Sub(t0))
-	setStage(tr, stageTracks, time.Since(t1))
-	notInTree := 0
-	for _, r := range results {
-		for _, w := range r.warnings {
-			tr.Warnings.Add(w, 1)
-		}
-		notInTree += r.track.NotInTree
-		if r.track.Len() > 0 {
-			tr.Tracks = append(tr.Tracks, r.track)
+	return nil
+}
+
+// collectTracks lists the tracks of results that have entries, and for each job that late marks,
+// an empty track of its thread in its place.
+func collectTracks(results []result, late []bool) []core.Track {
+	var tracks []core.Track
+	for i, r := range results {
+		switch {
+		case late != nil && late[i]:
+			tracks = append(tracks, core.Track{Thread: r.track.Thread, Profile: -1})
+		case r.track.Len() > 0:
+			tracks = append(tracks, r.track)
 		}
 	}
-	tr.Warnings.Add("entries that end after their parent left out of the tree, as DevTools does", notInTree)
-	return nil
+	return tracks
+}
+
+// addWarnings adds the warnings of a build's tracks to w, in the jobs' order, and the count of
+// entries left out of the tree after them.
+func addWarnings(w *core.Warnings, results []result) {
+	notInTree := 0
+	for _, r := range results {
+		for _, m := range r.warnings {
+			w.Add(m, 1)
+		}
+		notInTree += r.track.NotInTree
+	}
+	w.Add("entries that end after their parent left out of the tree, as DevTools does", notInTree)
 }
 
 // sampleBytes is a runtime/metrics byte count, ok false when the runtime does not have it.

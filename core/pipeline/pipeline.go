@@ -110,19 +110,41 @@ func (o Options) Open(ctx context.Context, src Source, p *core.Progress) (*core.
 				o.Written(tr, back)
 			}
 		}
-		if o.Defer != nil {
-			o.Defer(store)
-		} else if o.Background {
-			go func() {
-				background.Lower()
+		write := func() {
+			if o.Defer != nil {
+				o.Defer(store)
+			} else if o.Background {
+				go func() {
+					background.Lower()
+					store()
+				}()
+			} else {
+				p.SetStage("writing the cache")
 				store()
-			}()
+			}
+		}
+		if p != nil && p.Late != nil {
+			// The file holds every track: it is written once the late ones are in.
+			p.Late = &lateThenWrite{LateTracks: p.Late, snap: snap, write: write}
 		} else {
-			p.SetStage("writing the cache")
-			store()
+			write()
 		}
 	}
 	return tr, nil
+}
+
+// lateThenWrite is late tracks whose Install completes the trace's snapshot for the cache and
+// starts its write.
+type lateThenWrite struct {
+	core.LateTracks
+	snap  *cache.Snap
+	write func()
+}
+
+func (l *lateThenWrite) Install() {
+	l.LateTracks.Install()
+	l.snap.AddWarnings(l.LateTracks.Warnings())
+	l.write()
 }
 
 func open(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error) {

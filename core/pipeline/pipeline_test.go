@@ -218,3 +218,52 @@ func TestDeferredCacheWrite(t *testing.T) {
 		t.Fatalf("the cache holds %d warnings, want the %d of the load", back.Warnings.Len(), before)
 	}
 }
+
+// With late tracks (core.Progress.ChooseLate), the cache write waits for them: none is handed over
+// until Install, and the file then holds the trace a build without late tracks makes, its tracks
+// and warnings, not the ones the window adds in between.
+func TestCacheWriteWaitsForLateTracks(t *testing.T) {
+	path := fixtures.Path(t, "fixtures", "upstream", "devtools-two-workers.json.gz")
+	whole, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var writes []func()
+	opts := Options{Cache: cache.Dir{Path: t.TempDir()}, Defer: func(write func()) { writes = append(writes, write) }}
+	p := &core.Progress{ChooseLate: func(_ *core.Trace, threads []core.ThreadID, _ []int) []core.ThreadID { return threads[1:] }}
+	tr, err := opts.Open(context.Background(), FromPath(path), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Late == nil || len(writes) != 0 {
+		t.Fatalf("late tracks %v, %d writes handed over before they are in", p.Late, len(writes))
+	}
+	tr.Warnings.Addf("added by the window before the late tracks are in")
+	if _, err := p.Late.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	p.Late.Install()
+	if len(writes) != 1 {
+		t.Fatalf("%d writes handed over once the late tracks are in, want 1", len(writes))
+	}
+	writes[0]()
+	key, err := cache.KeyOf(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := opts.Cache.Load(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Tracks) != len(whole.Tracks) {
+		t.Fatalf("the cache holds %d tracks, want %d", len(back.Tracks), len(whole.Tracks))
+	}
+	for i := range whole.Tracks {
+		if back.Tracks[i].Thread != whole.Tracks[i].Thread || back.Tracks[i].Len() != whole.Tracks[i].Len() {
+			t.Errorf("cached track %d: thread %d, %d entries; want thread %d, %d", i, back.Tracks[i].Thread, back.Tracks[i].Len(), whole.Tracks[i].Thread, whole.Tracks[i].Len())
+		}
+	}
+	if got, want := fmt.Sprint(back.Warnings.Lines()), fmt.Sprint(whole.Warnings.Lines()); got != want {
+		t.Errorf("cached warnings %s, want %s", got, want)
+	}
+}
