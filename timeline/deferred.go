@@ -116,7 +116,7 @@ func (m *Model) placeFirstView(viewHeight float64) {
 	var tracks []TrackID
 	for i := range m.Tracks {
 		t := &m.Tracks[i]
-		if t.pending == nil {
+		if t.pending == nil || t.late != nil {
 			continue
 		}
 		n := len(t.Levels)
@@ -202,14 +202,18 @@ func (m *Model) PlaceRest(ctx context.Context) error {
 
 // WaitPlaced returns once every row is placed (at once when none was deferred), or ctx.Err()
 // when ctx is done first.
+//
+// It also waits for the late tracks to be in (InstallLate, AbandonLate), when there are some.
 func (m *Model) WaitPlaced(ctx context.Context) error {
-	if m.placed == nil {
-		return nil
+	for _, c := range []chan struct{}{m.placed, m.lateIn} {
+		if c == nil {
+			continue
+		}
+		select {
+		case <-c:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
-	select {
-	case <-m.placed:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return nil
 }

@@ -151,7 +151,7 @@ func sameRowsEvery(t *testing.T, g, w *Track, step int) {
 // given no first view places every row itself.
 func TestPrelayoutDefersRowsForTheModel(t *testing.T) {
 	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
-	build := func(view float64) (*core.Trace, *Model) {
+	build := func(view float64) (*core.Progress, *Model) {
 		pl := NewPrelayout(context.Background())
 		// As the window: the tracks are laid out for the view as it was, whatever it is when the
 		// model is built.
@@ -166,13 +166,21 @@ func TestPrelayoutDefersRowsForTheModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tr, m
+		return p, m
 	}
-	tr, m := build(300)
+	p, m := build(300)
 	if !m.DeferredRows() {
 		t.Fatal("no track of medium's was deferred")
 	}
-	want := NewWithPanelLanes(tr)
+	// Its worker's track is built after the first view (late.go), as the window builds it.
+	if p.Late == nil {
+		t.Fatal("no track of medium's was left late")
+	}
+	wholeTrace, err := pipeline.Open(context.Background(), pipeline.FromPath(path), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := NewWithPanelLanes(wholeTrace)
 	const query = "a"
 	wantFound := want.Search(query)
 	found := make(chan *SearchResult)
@@ -202,6 +210,7 @@ func TestPrelayoutDefersRowsForTheModel(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+	installLate(t, m, p.Late)
 	if h := m.HitTest(vp, x, y, 0.5); h.Kind != HitEntry || h.Entry.Entry != e {
 		t.Fatalf("a hit on the placed row found %+v, want entry %d", h, e)
 	}
@@ -231,10 +240,11 @@ func TestPrelayoutDefersRowsForTheModel(t *testing.T) {
 		}
 	}
 
-	_, whole := build(0)
+	p, whole := build(0)
 	if whole.DeferredRows() {
 		t.Fatal("a model given no first view left rows to place")
 	}
+	installLate(t, whole, p.Late)
 	for ti := range want.Tracks {
 		for d := range want.Tracks[ti].Levels {
 			sameLevel(t, &whole.Tracks[ti], &want.Tracks[ti], d)

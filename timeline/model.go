@@ -48,6 +48,9 @@ type Model struct {
 	// them, nil when there were none.
 	deferred []TrackID
 	placed   chan struct{}
+	// lateIn is closed once the late tracks are in (InstallLate) or given up; nil when the model
+	// has none.
+	lateIn chan struct{}
 	// shown lists the tracks with a visible header, in display (and so vertical) order.
 	shown []TrackID
 	// dispatchTitles name EventDispatch entries by the DOM event they dispatched ("Event: click").
@@ -165,7 +168,10 @@ type Track struct {
 	// it is drawn (rows.go); empty when Rows was nil.
 	rowsUp core.Packed
 	// pending is nil unless rows of the track are placed after the model is built (deferred.go).
-	pending   *rowsPending
+	pending *rowsPending
+	// late is set while the track's core track is still to be built (late.go); its one row is
+	// then pending.
+	late      *lateTrack
 	Collapsed bool // only the header row is shown
 	Hidden    bool // nothing is shown
 
@@ -305,6 +311,7 @@ func newModel(ctx context.Context, tr *core.Trace, p *core.Progress, pl *Prelayo
 func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout, firstRows int) {
 	tr := m.Trace
 	mainFrames := mainFrameURLs(tr)
+	late := pl.lateThreads()
 	// For a DevTools trace, the panel's view of its threads: names, order, and which it shows.
 	var panel map[core.ThreadID]int
 	var threads []timelines.ThreadTrack
@@ -313,7 +320,7 @@ func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout
 	if tr.Kind == core.InputTrace {
 		// A generic trace (not recorded by DevTools) is shown by process, as the panel does too.
 		if meta = timelines.BuildMeta(tr); !meta.TraceIsGeneric {
-			threads = timelines.ThreadTracks(tr, meta)
+			threads = timelines.ThreadTracksWithLate(tr, meta, late)
 			vis = timelines.NewVisibility(tr, false)
 			panel = make(map[core.ThreadID]int, len(threads))
 			for k, t := range threads {
@@ -325,7 +332,8 @@ func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout
 	var filtered []bool // by track of m.Tracks: its rows are the panel's drawn entries
 	for ti := range tr.Tracks {
 		ct := &tr.Tracks[ti]
-		if ct.Len() == 0 || int(ct.Thread) >= len(tr.Threads) {
+		isLate := ct.Len() == 0 && slices.Contains(late, ct.Thread)
+		if (ct.Len() == 0 && !isLate) || int(ct.Thread) >= len(tr.Threads) {
 			continue
 		}
 		pt, inPanel := panel[ct.Thread]
@@ -360,6 +368,9 @@ func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout
 		}
 		if inPanel {
 			t.Title, t.Hidden = threads[pt].Name, !threads[pt].Shown
+		}
+		if isLate {
+			t.late = &lateTrack{filtered: inPanel}
 		}
 		m.Tracks = append(m.Tracks, t)
 		filtered = append(filtered, inPanel)
@@ -438,6 +449,7 @@ func (m *Model) buildGroups(ctx context.Context, p *core.Progress, pl *Prelayout
 		}
 	}
 	m.Groups, m.Tracks = groups, tracks
+	m.markLate()
 }
 
 // layOutTracks builds every track's rows and levels, the bulk of New on a large trace, but for

@@ -53,6 +53,9 @@ type Prelayout struct {
 	// progress is the build's (Hook), nil when not known: its counts tell whether core/integrate
 	// has finished every thread when a track comes.
 	progress *core.Progress
+	// late are the threads left for after the first view (chooseLate), which Model lays out as
+	// empty tracks to come.
+	late []core.ThreadID
 }
 
 // prelaid is one thread's track laid out, or being laid out, ahead of Model.
@@ -78,11 +81,18 @@ func NewPrelayout(ctx context.Context) *Prelayout {
 // read from p's counts whether the build is over when a track comes: a large track that comes
 // while other threads are still being built is laid out on one goroutine, as those hold the
 // other cores; the last one on two.
+//
+// When DeferRows was called first, the build is also asked to leave for later the large threads
+// the first view cannot show (chooseLate, late.go).
 func (pl *Prelayout) Hook(p *core.Progress) {
 	pl.mu.Lock()
 	pl.progress = p
+	deferring := pl.firstView != nil
 	pl.mu.Unlock()
 	p.TrackBuilt = pl.TrackBuilt
+	if deferring {
+		p.ChooseLate = pl.chooseLate
+	}
 }
 
 // TrackBuilt queues t, a track of tr that core/integrate has just built, to be laid out on a

@@ -128,56 +128,62 @@ func coreDispatchTitles(ctx context.Context, tr *core.Trace) []map[int32]string 
 		if ctx.Err() != nil {
 			return nil
 		}
-		ct := &tr.Tracks[ti]
-		title := func(e int) {
-			if ct.NameAt(e) != dispatch || ct.KindAt(e) == core.EntryProfileCall {
-				return
-			}
-			ev := ct.RefAt(e)
-			if ev < 0 || int(ev) >= tr.Events.Len() {
-				return
-			}
-			var args struct {
-				Data struct {
-					Type string `json:"type"`
-				} `json:"data"`
-			}
-			if json.Unmarshal(tr.Events.ArgsJSON(int(ev)), &args) != nil || args.Data.Type == "" {
-				return
-			}
-			if byTrack[ti] == nil {
-				byTrack[ti] = map[int32]string{}
-			}
-			byTrack[ti][int32(e)] = "Event: " + args.Data.Type
-		}
-		if !ct.Compact {
-			for e := range ct.Len() {
-				title(e)
-			}
-			continue
-		}
-		// A compact track keeps its events' names apart from its calls', one per event row in
-		// row order: only the rows of the EventDispatch events among them are looked at, found
-		// by counting the event rows (no node) up to each, instead of decoding every entry's
-		// name (through its node for a call: a read at a random place for each of millions).
-		want := slices.Index(ct.EventName, dispatch)
-		events := 0
-		for e := 0; e < ct.Len() && want >= 0; e++ {
-			if ct.NodePlus1.At(e) != 0 {
-				continue
-			}
-			if events == want {
-				title(e)
-				if more := slices.Index(ct.EventName[want+1:], dispatch); more >= 0 {
-					want += 1 + more
-				} else {
-					want = -1
-				}
-			}
-			events++
-		}
+		byTrack[ti] = trackDispatchTitles(tr, &tr.Tracks[ti], dispatch)
 	}
 	return byTrack
+}
+
+// trackDispatchTitles is coreDispatchTitles for one track, dispatch the name EventDispatch.
+func trackDispatchTitles(tr *core.Trace, ct *core.Track, dispatch core.StrID) map[int32]string {
+	var titles map[int32]string
+	title := func(e int) {
+		if ct.NameAt(e) != dispatch || ct.KindAt(e) == core.EntryProfileCall {
+			return
+		}
+		ev := ct.RefAt(e)
+		if ev < 0 || int(ev) >= tr.Events.Len() {
+			return
+		}
+		var args struct {
+			Data struct {
+				Type string `json:"type"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(tr.Events.ArgsJSON(int(ev)), &args) != nil || args.Data.Type == "" {
+			return
+		}
+		if titles == nil {
+			titles = map[int32]string{}
+		}
+		titles[int32(e)] = "Event: " + args.Data.Type
+	}
+	if !ct.Compact {
+		for e := range ct.Len() {
+			title(e)
+		}
+		return titles
+	}
+	// A compact track keeps its events' names apart from its calls', one per event row in row
+	// order: only the rows of the EventDispatch events among them are looked at, found by counting
+	// the event rows (no node) up to each, instead of decoding every entry's name (through its
+	// node for a call: a read at a random place for each of millions).
+	want := slices.Index(ct.EventName, dispatch)
+	events := 0
+	for e := 0; e < ct.Len() && want >= 0; e++ {
+		if ct.NodePlus1.At(e) != 0 {
+			continue
+		}
+		if events == want {
+			title(e)
+			if more := slices.Index(ct.EventName[want+1:], dispatch); more >= 0 {
+				want += 1 + more
+			} else {
+				want = -1
+			}
+		}
+		events++
+	}
+	return titles
 }
 
 // dispatchTitlesOfTracks keys coreDispatchTitles' titles (byCore, by track of tr.Tracks) by the

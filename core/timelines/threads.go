@@ -2,6 +2,7 @@ package timelines
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,7 +51,13 @@ var hiddenThreadNames = map[string]bool{"Chrome_ChildIOThread": true, "Composito
 // the panel shows it, in the panel's order: the main frame's main thread, other frames' main
 // threads, pages on about: or chrome: URLs, workers, raster threads, the thread pool, the rest;
 // busier threads first within each rank. A generic trace keeps every thread, named after itself.
-func ThreadTracks(tr *core.Trace, m *Meta) []ThreadTrack {
+func ThreadTracks(tr *core.Trace, m *Meta) []ThreadTrack { return ThreadTracksWithLate(tr, m, nil) }
+
+// ThreadTracksWithLate is ThreadTracks for a trace whose tracks of the late threads are not built
+// yet (core.LateTracks): their empty tracks count as drawn, and as the least busy of their rank.
+// Once built, a late thread keeps its place when no other thread has its rank (ThreadRank) and
+// some of its entries are drawn.
+func ThreadTracksWithLate(tr *core.Trace, m *Meta, late []core.ThreadID) []ThreadTrack {
 	vis := NewVisibility(tr, m.TraceIsGeneric)
 	workerURL := workerURLs(tr)
 	type item struct {
@@ -60,59 +67,16 @@ func ThreadTracks(tr *core.Trace, m *Meta) []ThreadTrack {
 	var items []item
 	for ti := range tr.Tracks {
 		t := &tr.Tracks[ti]
-		if t.Len() == 0 || int(t.Thread) >= len(tr.Threads) {
+		isLate := t.Len() == 0 && slices.Contains(late, t.Thread)
+		if (t.Len() == 0 && !isLate) || int(t.Thread) >= len(tr.Threads) {
 			continue
 		}
-		th := &tr.Threads[t.Thread]
-		name := tr.Strings.Get(th.Name)
-		it := item{ThreadTrack: ThreadTrack{Thread: t.Thread, Shown: true}, entries: t.Len()}
-		def := name
-		if def == "" {
-			def = fmt.Sprintf("Thread %d", th.Tid)
-		}
-		drawn := false
+		drawn := isLate
 		for e := 0; e < t.Len() && !drawn; e++ {
 			drawn = vis.Entry(tr, t, e)
 		}
-		it.Shown, it.Drawn = drawn, drawn
-		if m.TraceIsGeneric {
-			it.Name, it.Rank = fmt.Sprintf("%s (%d)", def, th.Tid), 7
-			items = append(items, it)
-			continue
-		}
-		url, renderer := m.ProcessURL[th.Pid]
-		if !renderer || hiddenThreadNames[name] {
-			it.Shown = false
-		}
-		it.OnMainFrame = m.onMainFrame(th.Pid)
-		switch {
-		case name == "CrRendererMain":
-			it.Kind = ThreadMain
-			switch {
-			case !it.OnMainFrame:
-				it.Name, it.Rank = "Frame — "+url, 1
-			case strings.HasPrefix(url, "about:") || strings.HasPrefix(url, "chrome:"):
-				it.Name, it.Rank = "Main — "+url, 2
-			default:
-				it.Name, it.Rank = "Main — "+url, 0
-			}
-		case name == "DedicatedWorker thread":
-			it.Kind, it.Rank = ThreadWorker, 3
-			u := url
-			if wu, ok := workerURL[th.Tid]; ok {
-				u = wu
-			}
-			it.Name = "Dedicated Worker"
-			if u != "" {
-				it.Name = "Worker — " + u
-			}
-		case strings.HasPrefix(name, "CompositorTileWorker"):
-			it.Kind, it.Rank, it.Header = ThreadRaster, 4, "Raster"
-		case strings.HasPrefix(name, "ThreadPool"):
-			it.Kind, it.Rank, it.Header = ThreadPool, 5, "Thread pool"
-		default:
-			it.Name, it.Rank = def, 7
-		}
+		it := item{ThreadTrack: m.threadTrack(tr, t.Thread, workerURL), entries: t.Len()}
+		it.Shown, it.Drawn = it.Shown && drawn, drawn
 		items = append(items, it)
 	}
 	sort.SliceStable(items, func(a, b int) bool {
@@ -137,6 +101,64 @@ func ThreadTracks(tr *core.Trace, m *Meta) []ThreadTrack {
 		out[k] = it.ThreadTrack
 	}
 	return out
+}
+
+// ThreadRank is the rank the panel gives thread th (ThreadTrack.Rank), and whether it shows th when
+// some of its entries are drawn: its name and process decide both, without its track.
+func ThreadRank(tr *core.Trace, m *Meta, th core.ThreadID) (rank int, shown bool) {
+	t := m.threadTrack(tr, th, nil)
+	return t.Rank, t.Shown
+}
+
+// threadTrack is th's ThreadTrack but for what its entries decide (Drawn, and Shown for a thread
+// with none drawn), and the names of raster and thread-pool threads, which their order gives.
+// workerURL is workerURLs(tr), nil when only the rank is wanted.
+func (m *Meta) threadTrack(tr *core.Trace, thread core.ThreadID, workerURL map[int64]string) ThreadTrack {
+	th := &tr.Threads[thread]
+	name := tr.Strings.Get(th.Name)
+	it := ThreadTrack{Thread: thread, Shown: true, Drawn: true}
+	def := name
+	if def == "" {
+		def = fmt.Sprintf("Thread %d", th.Tid)
+	}
+	if m.TraceIsGeneric {
+		it.Name, it.Rank = fmt.Sprintf("%s (%d)", def, th.Tid), 7
+		return it
+	}
+	url, renderer := m.ProcessURL[th.Pid]
+	if !renderer || hiddenThreadNames[name] {
+		it.Shown = false
+	}
+	it.OnMainFrame = m.onMainFrame(th.Pid)
+	switch {
+	case name == "CrRendererMain":
+		it.Kind = ThreadMain
+		switch {
+		case !it.OnMainFrame:
+			it.Name, it.Rank = "Frame — "+url, 1
+		case strings.HasPrefix(url, "about:") || strings.HasPrefix(url, "chrome:"):
+			it.Name, it.Rank = "Main — "+url, 2
+		default:
+			it.Name, it.Rank = "Main — "+url, 0
+		}
+	case name == "DedicatedWorker thread":
+		it.Kind, it.Rank = ThreadWorker, 3
+		u := url
+		if wu, ok := workerURL[th.Tid]; ok {
+			u = wu
+		}
+		it.Name = "Dedicated Worker"
+		if u != "" {
+			it.Name = "Worker — " + u
+		}
+	case strings.HasPrefix(name, "CompositorTileWorker"):
+		it.Kind, it.Rank, it.Header = ThreadRaster, 4, "Raster"
+	case strings.HasPrefix(name, "ThreadPool"):
+		it.Kind, it.Rank, it.Header = ThreadPool, 5, "Thread pool"
+	default:
+		it.Name, it.Rank = def, 7
+	}
+	return it
 }
 
 // onMainFrame tells whether process pid showed the main frame at some point.

@@ -1,0 +1,163 @@
+package timeline
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"flamedesk/core"
+	"flamedesk/core/pipeline"
+	"flamedesk/internal/fixtures"
+)
+
+// The window's path with a late thread: the Prelayout has core/integrate leave medium's worker
+// (lateMinWork lowered to take it), the model shows it as one row not placed, in the place a whole
+// build gives it, and a search started then waits for it. Once BuildLate and InstallLate are done,
+// the trace and the model are those of a whole build: tracks, order, titles, rows, levels,
+// EventDispatch titles, height, and what the search found.
+func TestLateTracksEndAsAWholeModel(t *testing.T) {
+	old := lateMinWork
+	lateMinWork = 1
+	defer func() { lateMinWork = old }()
+	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
+	ctx := context.Background()
+	pl := NewPrelayout(ctx)
+	pl.DeferRows(func() float64 { return 300 })
+	p := new(core.Progress)
+	pl.Hook(p)
+	tr, err := pipeline.Open(ctx, pipeline.FromPath(path), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := pl.Model(ctx, tr, p, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Late == nil || !m.LateToCome() {
+		t.Fatalf("late tracks %v, model waiting for some %v", p.Late, m.LateToCome())
+	}
+	wholeTrace, err := pipeline.Open(ctx, pipeline.FromPath(path), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := NewWithPanelLanes(wholeTrace)
+	if len(m.Tracks) != len(want.Tracks) {
+		t.Fatalf("%d tracks before the late ones are in, want %d", len(m.Tracks), len(want.Tracks))
+	}
+	late := 0
+	for ti := range want.Tracks {
+		g, w := &m.Tracks[ti], &want.Tracks[ti]
+		if g.Thread != w.Thread || g.Title != w.Title || g.Hidden != w.Hidden {
+			t.Fatalf("track %d: thread %d %q hidden %v, want thread %d %q hidden %v", ti, g.Thread, g.Title, g.Hidden, w.Thread, w.Title, w.Hidden)
+		}
+		if slices.Contains(p.Late.Threads(), g.Thread) {
+			late++
+			if g.Core.Len() != 0 || len(g.Levels) != 1 || g.Placed(0) {
+				t.Fatalf("late track %q: %d entries, %d rows, first placed %v", g.Title, g.Core.Len(), len(g.Levels), g.Placed(0))
+			}
+		}
+	}
+	if late == 0 {
+		t.Fatal("no late track in the model")
+	}
+	const query = "a"
+	found := make(chan *SearchResult, 1)
+	go func() { found <- m.Search(query) }()
+	if m.DeferredRows() {
+		if err := m.PlaceRest(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	laid, err := m.BuildLate(ctx, p.Late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-found:
+		t.Fatal("the search ended before the late tracks were in")
+	default:
+	}
+	m.InstallLate(laid)
+	if m.LateToCome() {
+		t.Fatal("late tracks still to come after InstallLate")
+	}
+	if !reflect.DeepEqual(tr.Tracks, wholeTrace.Tracks) {
+		t.Fatal("the trace's tracks differ from a whole build's")
+	}
+	got := tr.Warnings.Lines()
+	slices.Sort(got)
+	wantWarnings := wholeTrace.Warnings.Lines()
+	slices.Sort(wantWarnings)
+	if !slices.Equal(got, wantWarnings) {
+		t.Errorf("warnings %q, want %q", got, wantWarnings)
+	}
+	m.SettleRows()
+	for ti := range want.Tracks {
+		g, w := &m.Tracks[ti], &want.Tracks[ti]
+		if g.rowCount() != len(w.Levels) {
+			t.Fatalf("track %q: %d rows, want %d", w.Title, g.rowCount(), len(w.Levels))
+		}
+		for d := range w.Levels {
+			sameLevel(t, g, w, d)
+		}
+		sameRows(t, g, w)
+	}
+	if m.ContentHeight() != want.ContentHeight() {
+		t.Errorf("content height %v, want %v", m.ContentHeight(), want.ContentHeight())
+	}
+	if !reflect.DeepEqual(m.dispatchTitles, want.dispatchTitles) {
+		t.Errorf("%d EventDispatch titles, want %d", len(m.dispatchTitles), len(want.dispatchTitles))
+	}
+	wantFound := want.Search(query)
+	if got := <-found; got.Len() != wantFound.Len() || !slices.Equal(got.Matches, wantFound.Matches) {
+		t.Errorf("the search found %d, the whole model's %d", got.Len(), wantFound.Len())
+	}
+}
+
+// Late tracks given up (their build failed) end empty, and searches waiting for them go on.
+func TestLateTracksAbandoned(t *testing.T) {
+	old := lateMinWork
+	lateMinWork = 1
+	defer func() { lateMinWork = old }()
+	ctx := context.Background()
+	pl := NewPrelayout(ctx)
+	pl.DeferRows(func() float64 { return 300 })
+	p := new(core.Progress)
+	pl.Hook(p)
+	tr, err := pipeline.Open(ctx, pipeline.FromPath(fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz")), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := pl.Model(ctx, tr, p, 300)
+	if err != nil || !m.LateToCome() {
+		t.Fatalf("model: %v, late tracks to come %v", err, m.LateToCome())
+	}
+	if m.DeferredRows() {
+		if err := m.PlaceRest(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found := make(chan *SearchResult, 1)
+	go func() { found <- m.Search("a") }()
+	m.AbandonLate()
+	if r := <-found; r.Len() == 0 {
+		t.Error("the search found nothing")
+	}
+	for i := range m.Tracks {
+		if tk := &m.Tracks[i]; slices.Contains(p.Late.Threads(), tk.Thread) && (len(tk.Levels) != 0 || tk.pending != nil) {
+			t.Errorf("abandoned track %q: %d rows, pending %v", tk.Title, len(tk.Levels), tk.pending != nil)
+		}
+	}
+}
+
+// installLate builds m's late tracks and puts them in, as the window does once the first view is
+// shown.
+func installLate(t *testing.T, m *Model, late core.LateTracks) {
+	t.Helper()
+	laid, err := m.BuildLate(context.Background(), late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.InstallLate(laid)
+}
