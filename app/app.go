@@ -104,6 +104,7 @@ func Run(opts Options, exit func(error)) {
 type loaded struct {
 	trace   *core.Trace
 	model   *timeline.Model
+	late    core.LateTracks // the tracks the model shows to come, nil for none
 	maps    *sourcemap.Set
 	elapsed time.Duration
 	times   loadTimes
@@ -119,8 +120,9 @@ type ui struct {
 	config   configDir
 
 	load task.Future[loaded]
-	// rest places the rows of the shown model that its first view left out (Model.PlaceRest).
-	rest task.Future[struct{}]
+	// rest places the rows of the shown model that its first view left out (Model.PlaceRest),
+	// then builds its late tracks (late.go).
+	rest task.Future[restDone]
 	// restDeferred says rest is to start once the new document's first frame is on screen
 	// (afterFrame): beside that frame its two goroutines took the cores from the frame's layout
 	// and from the GL driver's rasteriser threads.
@@ -311,7 +313,7 @@ func (u *ui) open(src Source) {
 		times.model = time.Now()
 		m.GeneratedNames = generated
 		times.laidOut = time.Now()
-		return loaded{trace: tr, model: m, maps: maps, elapsed: time.Since(began), times: times}, nil
+		return loaded{trace: tr, model: m, late: p.Late, maps: maps, elapsed: time.Since(began), times: times}, nil
 	})
 }
 
@@ -393,8 +395,7 @@ func (u *ui) afterFrame() {
 	}
 	if u.restDeferred && u.doc != nil {
 		u.restDeferred = false
-		m := u.doc.model
-		u.rest.Start(func(ctx context.Context) (struct{}, error) { return struct{}{}, m.PlaceRest(ctx) })
+		u.rest.Start(restOf(u.doc.model, u.doc.late))
 	}
 	u.panel.tree.startDeferred()
 	if u.comparePending {
@@ -417,11 +418,14 @@ func (u *ui) poll() {
 	if path, err, ok := u.dialog.Poll(); ok {
 		u.dialogDone(path, err)
 	}
-	if _, _, ok := u.rest.Poll(); ok {
+	if done, err, ok := u.rest.Poll(); ok {
 		if u.doc != nil {
 			// A track whose rows were not counted before it was shown (timeline.Model.SettleRows)
 			// may now take fewer rows than it was laid out with.
 			u.doc.model.SettleRows()
+			if err == nil {
+				u.lateDone(done)
+			}
 		}
 		u.chart.invalidate() // the hatched rows are placed
 	}
@@ -464,7 +468,8 @@ func (u *ui) install(src Source, l loaded) {
 	u.ready.install(l)
 	u.doc = newDocument(src.Name, src.Path, l.trace, l.model, l.elapsed)
 	u.rest.Cancel()
-	u.restDeferred = l.model.DeferredRows()
+	u.restDeferred = l.model.DeferredRows() || l.late != nil
+	u.doc.late = l.late
 	// From now on background work leaves the window the CPU first (background.Lower), the rows
 	// placed after the first view included; the frame would say so only once it is drawn.
 	background.KeepSpares(true)

@@ -22,6 +22,9 @@ type document struct {
 	loadTime time.Duration
 	// maps are the source maps applied to trace at load (nil when none was looked for).
 	maps *sourcemap.Set
+	// late are the trace's tracks still to be built and put in (core.LateTracks, late.go); nil
+	// once they are, or when there were none.
+	late core.LateTracks
 
 	selected timeline.EntryRef
 	// selectedSpan is the merged span the user clicked, when it stands for more than one entry.

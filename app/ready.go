@@ -24,6 +24,9 @@ type readyClock struct {
 	load       loadTimes
 	stages     []core.StageTime // the load's, as `flamedesk stats` prints them
 	reported   bool
+	// late is how many threads' tracks were still to come when the chart was first on screen;
+	// the clock then also reports when they are in.
+	late int
 }
 
 // loadTimes are when the stages of one load ended.
@@ -48,8 +51,17 @@ func newReadyClock(out io.Writer, exit bool, started time.Time) *readyClock {
 // frameDone notes a frame handed to the window at now; it reports true once the first frame that
 // drew a loaded document is on screen and the window is to exit.
 func (r *readyClock) frameDone(u *ui, now time.Time) (exit bool) {
-	if r == nil || r.reported {
+	if r == nil {
 		return false
+	}
+	if r.reported {
+		if r.late == 0 || u.doc == nil || u.doc.late != nil {
+			return false
+		}
+		fmt.Fprintf(r.out, "all tracks in: %.0f ms after start (%d built after the first chart)\n",
+			float64(now.Sub(r.started))/float64(time.Millisecond), r.late)
+		r.late = 0
+		return r.exit
 	}
 	if r.firstFrame.IsZero() {
 		r.firstFrame = now
@@ -80,6 +92,10 @@ func (r *readyClock) frameDone(u *ui, now time.Time) (exit bool) {
 			fmt.Fprintf(r.out, "%s %s %.0f ms", sep, s.Name, float64(s.Dur)/float64(time.Millisecond))
 		}
 		io.WriteString(r.out, "\n")
+	}
+	if u.doc.late != nil {
+		r.late = len(u.doc.late.Threads())
+		return false
 	}
 	return r.exit
 }

@@ -37,6 +37,10 @@ func (u *ui) applyTiming() {
 	if d == nil {
 		return
 	}
+	if d.late != nil {
+		// The refinement reads every track: it waits for the late ones (afterLate).
+		return
+	}
 	t := &d.timing
 	want := t.sampled
 	if u.settings.Refined {
