@@ -366,3 +366,41 @@ func TestPointerFieldsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A snapshot taken while late tracks were to come, completed by AddLate, reads back as the trace
+// would have been without them: the late build's warnings added to those of the snapshot's time
+// (a count merged, a message appended), and the place of a late track that came out empty gone.
+func TestAddLateCompletesTheSnapshot(t *testing.T) {
+	path := fixtures.Path(t, "fixtures", "upstream", "devtools-two-workers.json.gz")
+	tr, err := openFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(tr.Tracks)
+	tr.Tracks = append(tr.Tracks, core.Track{Thread: tr.Tracks[0].Thread, Profile: -1})
+	tr.Warnings.Add("seen before", 2)
+	snap := Snapshot(tr)
+	var late core.Warnings
+	late.Add("seen before", 3)
+	late.Add("from the late build", 1)
+	snap.AddLate(&late)
+	key, err := KeyOf(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := snap.write(&buf, key); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(aligned(buf.Bytes()), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Tracks) != n || len(tr.Tracks) != n+1 {
+		t.Errorf("%d tracks read back, want %d; the trace's own list has %d, want %d", len(back.Tracks), n, len(tr.Tracks), n+1)
+	}
+	lines := back.Warnings.Lines()
+	if !slices.Contains(lines, "5 × seen before") || lines[len(lines)-1] != "from the late build" {
+		t.Errorf("warnings read back %q", lines)
+	}
+}

@@ -95,9 +95,11 @@ func Snapshot(tr *core.Trace) *Snap {
 	return s
 }
 
-// AddWarnings adds w's warnings to those the snapshot froze, as core.Warnings.Add would have
-// added them to the trace: the warnings of tracks built after it was taken (core.LateTracks).
-func (s *Snap) AddWarnings(w *core.Warnings) {
+// AddLate completes a snapshot taken while late tracks were to come (core.LateTracks), once they
+// are in: it adds the warnings of their build (w) as core.Warnings.Add would have added them to
+// the trace, and leaves out the place of a late thread whose track came out empty, which a build
+// without late tracks does not make.
+func (s *Snap) AddLate(w *core.Warnings) {
 	msgs, counts := w.Entries()
 	for i, m := range msgs {
 		if k := slices.Index(s.messages, m); k >= 0 {
@@ -107,6 +109,7 @@ func (s *Snap) AddWarnings(w *core.Warnings) {
 		s.messages = append(s.messages, m)
 		s.counts = append(s.counts, counts[i])
 	}
+	s.trace.Tracks = slices.DeleteFunc(slices.Clone(s.trace.Tracks), func(t core.Track) bool { return t.Len() == 0 })
 }
 
 func (s *Snap) write(w io.Writer, key Key) error {

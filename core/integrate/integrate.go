@@ -105,22 +105,14 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	setStage(tr, stagePair, t1.Sub(t0))
 	setStage(tr, stageTracks, time.Since(t1))
 	if len(now) == len(jobs) {
-		tr.Tracks = collectTracks(results, nil)
+		tr.Tracks, _ = collectTracks(jobs, results, late)
 		addWarnings(&tr.Warnings, results)
 		return nil
 	}
-	for i := range jobs {
-		if late[i] {
-			results[i].track.Thread = jobs[i].thread
-		}
-	}
 	l := &lateBuild{tr: tr, jobs: jobs, late: late, results: results, keys: keys, limit: limit}
-	tr.Tracks = collectTracks(results, late)
-	for i, t := range tr.Tracks {
-		if t.Len() == 0 {
-			l.slots = append(l.slots, i)
-			l.threads = append(l.threads, t.Thread)
-		}
+	tr.Tracks, l.slots = collectTracks(jobs, results, late)
+	for _, k := range l.slots {
+		l.threads = append(l.threads, tr.Tracks[k].Thread)
 	}
 	p.Late = l
 	return nil
@@ -181,18 +173,18 @@ func overBudget(results []result, limit *entryBudget) error {
 }
 
 // collectTracks lists the tracks of results that have entries, and for each job that late marks,
-// an empty track of its thread in its place.
-func collectTracks(results []result, late []bool) []core.Track {
-	var tracks []core.Track
+// an empty track of its thread in its place; slots are those places.
+func collectTracks(jobs []job, results []result, late []bool) (tracks []core.Track, slots []int) {
 	for i, r := range results {
 		switch {
-		case late != nil && late[i]:
-			tracks = append(tracks, core.Track{Thread: r.track.Thread, Profile: -1})
+		case late[i]:
+			slots = append(slots, len(tracks))
+			tracks = append(tracks, core.Track{Thread: jobs[i].thread, Profile: -1})
 		case r.track.Len() > 0:
 			tracks = append(tracks, r.track)
 		}
 	}
-	return tracks
+	return tracks, slots
 }
 
 // addWarnings adds the warnings of a build's tracks to w, in the jobs' order, and the count of

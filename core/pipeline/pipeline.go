@@ -143,7 +143,7 @@ type lateThenWrite struct {
 
 func (l *lateThenWrite) Install() {
 	l.LateTracks.Install()
-	l.snap.AddWarnings(l.LateTracks.Warnings())
+	l.snap.AddLate(l.LateTracks.Warnings())
 	l.write()
 }
 
