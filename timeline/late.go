@@ -166,6 +166,9 @@ func (m *Model) InstallLate(l *LateLaidOut) {
 			m.dispatchTitles[EntryRef{Track: ll.track, Entry: e}] = title
 		}
 	}
+	// Let go of the built tracks' copies: the trace's columns may move onto a cache file
+	// (cache.Adopt), and these would keep the heap copy alive.
+	l.late, l.tracks = nil, nil
 	m.endLate()
 	if !engineBounds(m.Trace) {
 		m.computeBounds()

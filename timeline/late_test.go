@@ -82,6 +82,9 @@ func TestLateTracksEndAsAWholeModel(t *testing.T) {
 	if m.LateToCome() {
 		t.Fatal("late tracks still to come after InstallLate")
 	}
+	if laid.tracks != nil || laid.late != nil {
+		t.Error("the laid-out late tracks keep their copies once in (they would keep a heap copy of the columns alive)")
+	}
 	if !reflect.DeepEqual(tr.Tracks, wholeTrace.Tracks) {
 		t.Fatal("the trace's tracks differ from a whole build's")
 	}

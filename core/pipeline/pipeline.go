@@ -144,7 +144,11 @@ type lateThenWrite struct {
 func (l *lateThenWrite) Install() {
 	l.LateTracks.Install()
 	l.snap.AddLate(l.LateTracks.Warnings())
-	l.write()
+	write := l.write
+	// The snapshot holds the trace's columns: once written, the window moves the trace onto the
+	// file (Options.Written), and a snapshot kept here would keep the heap copy alive.
+	l.snap, l.write = nil, nil
+	write()
 }
 
 func open(ctx context.Context, src Source, p *core.Progress) (*core.Trace, error) {

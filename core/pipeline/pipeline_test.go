@@ -246,6 +246,11 @@ func TestCacheWriteWaitsForLateTracks(t *testing.T) {
 	if len(writes) != 1 {
 		t.Fatalf("%d writes handed over once the late tracks are in, want 1", len(writes))
 	}
+	// The window moves the trace onto the cache file once written: nothing here may keep the
+	// snapshot of the heap copy's columns.
+	if l := p.Late.(*lateThenWrite); l.snap != nil || l.write != nil {
+		t.Error("the late tracks keep the cache snapshot after handing its write over")
+	}
 	writes[0]()
 	key, err := cache.KeyOf(path)
 	if err != nil {
