@@ -687,7 +687,7 @@ type Progress struct {
 	TrackBuilt func(tr *Trace, t *Track)
 	// ChooseLate, when set before the load starts, is asked once which threads' tracks
 	// core/integrate may build after the others: it is given each thread that has a track to
-	// build and the work it takes (entries plus samples), and returns those to leave. The window
+	// build and the work it takes (trace events plus samples), and returns those to leave. The window
 	// leaves the large threads that its first view cannot show, so that the one it shows first is
 	// built with every core. Their places in Trace.Tracks then hold empty tracks of their threads,
 	// and Late says how to build them.

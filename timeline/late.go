@@ -17,7 +17,7 @@ import (
 // them out as tracks of one hatched row, and BuildLate and InstallLate put them in once the first
 // view is shown. Until then searches wait for them, as for rows not placed yet (WaitPlaced).
 
-// lateMinWork is the least work (entries plus samples) of a thread left late: a smaller one is
+// lateMinWork is the least work (trace events plus samples) of a thread left late: a smaller one is
 // built in a few ms beside the others.
 var lateMinWork = 1 << 14
 
@@ -29,8 +29,10 @@ type lateTrack struct {
 // chooseLate is core.Progress.ChooseLate for a window. On a DevTools trace shown by thread, it
 // leaves for later each thread but the first the panel shows (by rank, then work) that has at
 // least lateMinWork of work and no more than the first: the first, as large, most likely fills
-// the first view. Only a thread whose rank no other thread has is left, so that its track takes
-// the place a whole build gives it (timelines.ThreadTracksWithLate).
+// the first view. Only a thread whose track will take the place a whole build gives it is left
+// (timelines.ThreadTracksWithLate): one whose rank no other thread has, and with a trace event
+// the chart draws among those its track is built from (X, B and I), so that the track has
+// entries and the panel shows it.
 func (pl *Prelayout) chooseLate(tr *core.Trace, threads []core.ThreadID, work []int) []core.ThreadID {
 	meta := timelines.BuildMeta(tr)
 	if meta.TraceIsGeneric {
@@ -64,10 +66,35 @@ func (pl *Prelayout) chooseLate(tr *core.Trace, threads []core.ThreadID, work []
 			late = append(late, th)
 		}
 	}
+	late = drawnThreads(tr, late)
 	pl.mu.Lock()
 	pl.late = late
 	pl.mu.Unlock()
 	return late
+}
+
+// drawnThreads are those of threads with an X, B or I event that the chart draws, in order.
+func drawnThreads(tr *core.Trace, threads []core.ThreadID) []core.ThreadID {
+	if len(threads) == 0 {
+		return nil
+	}
+	vis := timelines.NewVisibility(tr, false)
+	ev := &tr.Events
+	drawn := make(map[core.ThreadID]bool, len(threads))
+	for _, th := range threads {
+		drawn[th] = false
+	}
+	left := len(threads)
+	for i := 0; i < ev.Len() && left > 0; i++ {
+		if ph := ev.Ph[i]; ph != 'X' && ph != 'B' && ph != 'I' {
+			continue
+		}
+		if d, ok := drawn[ev.Thread[i]]; ok && !d && vis.Event(tr, i) {
+			drawn[ev.Thread[i]] = true
+			left--
+		}
+	}
+	return slices.DeleteFunc(threads, func(th core.ThreadID) bool { return !drawn[th] })
 }
 
 // lateThreads are the threads chooseLate left, nil for none (or no Prelayout).
@@ -183,18 +210,13 @@ func (m *Model) AbandonLate() {
 	m.Relayout()
 }
 
-// endLate makes every late track an ordinary one, empty where InstallLate gave it nothing, and
-// lets WaitPlaced return.
+// endLate makes every late track InstallLate gave nothing an ordinary empty one, and lets
+// WaitPlaced return.
 func (m *Model) endLate() {
 	for i := range m.Tracks {
-		t := &m.Tracks[i]
-		if t.late == nil {
-			continue
+		if t := &m.Tracks[i]; t.late != nil {
+			t.late, t.pending, t.Levels = nil, nil, nil
 		}
-		if t.pending != nil {
-			t.Levels = nil
-		}
-		t.late, t.pending = nil, nil
 	}
 	if m.lateIn != nil {
 		select {

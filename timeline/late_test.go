@@ -2,8 +2,10 @@ package timeline
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"flamedesk/core"
@@ -163,4 +165,73 @@ func installLate(t *testing.T, m *Model, late core.LateTracks) {
 		t.Fatal(err)
 	}
 	m.InstallLate(laid)
+}
+
+// On every fixture trace (the corpus's too, when there), with every thread chooseLate's other
+// rules allow left late whatever its size, the window's path ends, once the late tracks are in,
+// with a whole build's model: track order, titles, rows and levels.
+func TestLateTracksOnEveryFixture(t *testing.T) {
+	old := lateMinWork
+	lateMinWork = 1
+	defer func() { lateMinWork = old }()
+	var files []string
+	for _, dir := range []string{"generated", "upstream"} {
+		files = append(files, fixtures.Glob(t, filepath.Join("fixtures", dir, "*.json*"))...)
+	}
+	lateSeen := 0
+	for _, path := range files {
+		if testing.Short() && strings.Contains(path, "large") {
+			continue
+		}
+		name := filepath.Base(path)
+		ctx := context.Background()
+		pl := NewPrelayout(ctx)
+		pl.DeferRows(func() float64 { return 300 })
+		p := new(core.Progress)
+		pl.Hook(p)
+		tr, err := pipeline.Open(ctx, pipeline.FromPath(path), p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		m, err := pl.Model(ctx, tr, p, 300)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if p.Late == nil {
+			continue
+		}
+		lateSeen += len(p.Late.Threads())
+		if m.DeferredRows() {
+			if err := m.PlaceRest(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		installLate(t, m, p.Late)
+		m.SettleRows()
+		whole, err := pipeline.Open(ctx, pipeline.FromPath(path), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := NewWithPanelLanes(whole)
+		if len(m.Tracks) != len(want.Tracks) {
+			t.Fatalf("%s: %d tracks, want %d", name, len(m.Tracks), len(want.Tracks))
+		}
+		for ti := range want.Tracks {
+			g, w := &m.Tracks[ti], &want.Tracks[ti]
+			if g.Thread != w.Thread || g.Title != w.Title || g.Hidden != w.Hidden || g.rowCount() != len(w.Levels) {
+				t.Fatalf("%s: track %d is thread %d %q (hidden %v, %d rows), want thread %d %q (hidden %v, %d rows)",
+					name, ti, g.Thread, g.Title, g.Hidden, g.rowCount(), w.Thread, w.Title, w.Hidden, len(w.Levels))
+			}
+			for d := range w.Levels {
+				sameLevel(t, g, w, d)
+			}
+		}
+		if m.ContentHeight() != want.ContentHeight() {
+			t.Errorf("%s: content height %v, want %v", name, m.ContentHeight(), want.ContentHeight())
+		}
+	}
+	if lateSeen == 0 {
+		t.Fatal("no fixture had a late track")
+	}
+	t.Logf("%d late tracks in %d files", lateSeen, len(files))
 }
