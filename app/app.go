@@ -121,7 +121,7 @@ type ui struct {
 
 	load task.Future[loaded]
 	// rest places the rows of the shown model that its first view left out (Model.PlaceRest),
-	// then builds its late tracks (late.go).
+	// and beside them builds its late tracks (late.go).
 	rest task.Future[restDone]
 	// restDeferred says rest is to start once the new document's first frame is on screen
 	// (afterFrame): beside that frame its two goroutines took the cores from the frame's layout

@@ -1,11 +1,8 @@
 package app
 
 import (
-	"image"
 	"testing"
-	"time"
 
-	"flamedesk/core/pipeline"
 	"flamedesk/timeline"
 )
 
@@ -14,25 +11,7 @@ import (
 // is shown: every row in the first chart is placed, and every row once the window is idle. They
 // are placed only once the first chart is on screen, so as not to slow it down.
 func TestRowsBelowTheFirstViewArePlacedOnceShown(t *testing.T) {
-	h := &harness{t: t, host: &fakeHost{woken: make(chan struct{}, 1)}, size: image.Pt(1400, 900),
-		now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), config: t.TempDir()}
-	h.u = newUI(h.host, Options{Source: SourceFromPath(fixture(t, "generated", "gen-trace-medium-reload.json.gz")),
-		Load: pipeline.Open, ConfigDir: h.config})
-	t.Cleanup(func() {
-		h.u.load.Cancel()
-		h.u.rest.Cancel()
-		h.u.panel.tree.build.Cancel()
-	})
-	for deadline := time.Now().Add(time.Minute); h.u.doc == nil; {
-		if time.Now().After(deadline) {
-			t.Fatal("the trace did not load within a minute")
-		}
-		time.Sleep(10 * time.Millisecond)
-		h.layOutFrame()
-		if h.u.doc == nil {
-			h.u.afterFrame()
-		}
-	}
+	h := loadedHarness(t, Options{Source: SourceFromPath(fixture(t, "generated", "gen-trace-medium-reload.json.gz"))}, nil)
 	m, vp := h.u.doc.model, h.u.doc.view
 	if !m.DeferredRows() {
 		t.Fatal("the model came with every row placed")

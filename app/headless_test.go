@@ -328,3 +328,39 @@ func TestHarnessOpensAFile(t *testing.T) {
 		t.Fatalf("chart size %v", h.u.chart.size)
 	}
 }
+
+// loadedHarness opens opts.Source in a window 1400×900 as a user's first open does, and runs
+// frames until the document is installed, handing them to the window (afterFrame) only before
+// that: what starts once its first frame is on screen has not started yet. settings, when not
+// nil, changes the window's settings before the load ends.
+func loadedHarness(t *testing.T, opts Options, settings func(*settings)) *harness {
+	t.Helper()
+	h := &harness{t: t, host: &fakeHost{woken: make(chan struct{}, 1)}, size: image.Pt(1400, 900),
+		now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), config: t.TempDir()}
+	opts.Load, opts.ConfigDir = pipeline.Open, h.config
+	h.u = newUI(h.host, opts)
+	if settings != nil {
+		settings(&h.u.settings)
+	}
+	t.Cleanup(func() {
+		h.u.load.Cancel()
+		h.u.rest.Cancel()
+		h.u.search.Cancel()
+		h.u.panel.tree.build.Cancel()
+		if h.u.doc != nil {
+			h.u.doc.timing.refine.Cancel()
+		}
+	})
+	for deadline := time.Now().Add(time.Minute); h.u.doc == nil; {
+		if time.Now().After(deadline) {
+			t.Fatal("the trace did not load within a minute")
+		}
+		h.u.ready.frameDone(h.u, time.Now())
+		time.Sleep(10 * time.Millisecond)
+		h.layOutFrame()
+		if h.u.doc == nil {
+			h.u.afterFrame()
+		}
+	}
+	return h
+}

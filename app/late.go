@@ -1,5 +1,5 @@
 // Late tracks: the tracks of large threads the first view cannot show, built once it is on
-// screen (timeline/late.go) and put in when nothing reads the trace.
+// screen (timeline/late.go) and put in on the UI goroutine.
 
 package app
 

@@ -2,21 +2,24 @@ package app
 
 import (
 	"bytes"
-	"image"
+	"context"
+	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"flamedesk/core"
 	"flamedesk/core/pipeline"
 	"flamedesk/timeline"
 )
 
 // medium's worker is a large thread below the main thread's rows: the window shows the trace
 // before the worker's track is built, as one row not placed yet, then builds it once that chart
-// is on screen, and puts it in. A search started before it
-// is in waits for it and finds what a whole build's model finds; the trace ends as a whole build
+// is on screen, and puts it in. A search started before it is in waits for it and finds what a
+// whole build's model finds; the trace ends as a whole build
 // makes it; --time-to-ready also says when every track is in; and the refined timing, when set,
 // is built once the worker is in (showing it clears the search, as any change of timing does).
 func TestLateTracksGoInOnceTheChartIsShown(t *testing.T) {
@@ -27,32 +30,9 @@ func TestLateTracksGoInOnceTheChartIsShown(t *testing.T) {
 
 func lateTracksGoIn(t *testing.T, refined bool) {
 	var log bytes.Buffer
-	h := &harness{t: t, host: &fakeHost{woken: make(chan struct{}, 1)}, size: image.Pt(1400, 900),
-		now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), config: t.TempDir()}
 	path := fixture(t, "generated", "gen-trace-medium-reload.json.gz")
-	h.u = newUI(h.host, Options{Source: SourceFromPath(path), Load: pipeline.Open, ConfigDir: h.config,
-		ReadyLog: &log, Started: time.Now()})
-	h.u.settings.Refined = refined
-	t.Cleanup(func() {
-		h.u.load.Cancel()
-		h.u.rest.Cancel()
-		h.u.search.Cancel()
-		h.u.panel.tree.build.Cancel()
-		if h.u.doc != nil {
-			h.u.doc.timing.refine.Cancel()
-		}
-	})
-	for deadline := time.Now().Add(time.Minute); h.u.doc == nil; {
-		if time.Now().After(deadline) {
-			t.Fatal("the trace did not load within a minute")
-		}
-		h.u.ready.frameDone(h.u, time.Now())
-		time.Sleep(10 * time.Millisecond)
-		h.layOutFrame()
-		if h.u.doc == nil {
-			h.u.afterFrame()
-		}
-	}
+	h := loadedHarness(t, Options{Source: SourceFromPath(path), ReadyLog: &log, Started: time.Now()},
+		func(s *settings) { s.Refined = refined })
 	d := h.u.doc
 	if d.late == nil {
 		t.Fatal("medium's worker came with the other tracks")
@@ -103,5 +83,40 @@ func lateTracksGoIn(t *testing.T, refined bool) {
 	}
 	if !regexp.MustCompile(`(?m)^all tracks in: \d+ ms after start \(1 built after the first chart\)$`).Match(log.Bytes()) {
 		t.Errorf("--time-to-ready does not say when every track was in: %q", log.String())
+	}
+}
+
+// failingLate is late tracks whose build fails as one over the memory budget would.
+type failingLate struct{ core.LateTracks }
+
+func (failingLate) Build(context.Context) ([]core.Track, error) {
+	return nil, fmt.Errorf("%w: its tracks would take more than 1 MB", core.ErrMemoryBudget)
+}
+
+// When the late tracks cannot be built, the window says how many threads' tracks it does not
+// show and why, and the late track ends empty: nothing waits for it any more.
+func TestLateTracksThatFailAreGivenUpWithABanner(t *testing.T) {
+	h := loadedHarness(t, Options{Source: SourceFromPath(fixture(t, "generated", "gen-trace-medium-reload.json.gz"))}, nil)
+	d := h.u.doc
+	if d.late == nil {
+		t.Fatal("medium's worker came with the other tracks")
+	}
+	worker := d.late.Threads()[0]
+	d.late = failingLate{d.late}
+	h.u.startSearch("a")
+	h.u.afterFrame()
+	h.idle()
+	if d.late != nil || d.model.LateToCome() {
+		t.Fatal("the late track is still to come after its build failed")
+	}
+	if want := "Tracks of 1 thread not shown: "; !strings.HasPrefix(h.u.banner, want) || !strings.Contains(h.u.banner, "memory") {
+		t.Errorf("banner %q, want one starting %q that gives the reason", h.u.banner, want)
+	}
+	ti := slices.IndexFunc(d.model.Tracks, func(tk timeline.Track) bool { return tk.Thread == worker })
+	if tk := &d.model.Tracks[ti]; tk.Core.Len() != 0 || len(tk.Levels) != 0 {
+		t.Errorf("the worker's track has %d entries and %d rows after its build failed", tk.Core.Len(), len(tk.Levels))
+	}
+	if d.search == nil || d.search.Len() == 0 {
+		t.Error("the search started before the build failed found nothing")
 	}
 }

@@ -38,7 +38,7 @@ func (u *ui) applyTiming() {
 		return
 	}
 	if d.late != nil {
-		// The refinement reads every track: it waits for the late ones (afterLate).
+		// The refinement reads every track: it waits for the late ones (lateDone).
 		return
 	}
 	t := &d.timing

@@ -19,23 +19,10 @@ import (
 // the trace and the model are those of a whole build: tracks, order, titles, rows, levels,
 // EventDispatch titles, height, and what the search found.
 func TestLateTracksEndAsAWholeModel(t *testing.T) {
-	old := lateMinWork
-	lateMinWork = 1
-	defer func() { lateMinWork = old }()
+	lateWhateverTheSize(t)
 	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz")
 	ctx := context.Background()
-	pl := NewPrelayout(ctx)
-	pl.DeferRows(func() float64 { return 300 })
-	p := new(core.Progress)
-	pl.Hook(p)
-	tr, err := pipeline.Open(ctx, pipeline.FromPath(path), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := pl.Model(ctx, tr, p, 300)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, p, m := windowModel(t, path)
 	if p.Late == nil || !m.LateToCome() {
 		t.Fatalf("late tracks %v, model waiting for some %v", p.Late, m.LateToCome())
 	}
@@ -122,21 +109,11 @@ func TestLateTracksEndAsAWholeModel(t *testing.T) {
 
 // Late tracks given up (their build failed) end empty, and searches waiting for them go on.
 func TestLateTracksAbandoned(t *testing.T) {
-	old := lateMinWork
-	lateMinWork = 1
-	defer func() { lateMinWork = old }()
+	lateWhateverTheSize(t)
 	ctx := context.Background()
-	pl := NewPrelayout(ctx)
-	pl.DeferRows(func() float64 { return 300 })
-	p := new(core.Progress)
-	pl.Hook(p)
-	tr, err := pipeline.Open(ctx, pipeline.FromPath(fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz")), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := pl.Model(ctx, tr, p, 300)
-	if err != nil || !m.LateToCome() {
-		t.Fatalf("model: %v, late tracks to come %v", err, m.LateToCome())
+	_, p, m := windowModel(t, fixtures.Path(t, "fixtures", "generated", "gen-trace-medium-reload.json.gz"))
+	if !m.LateToCome() {
+		t.Fatal("no late tracks to come")
 	}
 	if m.DeferredRows() {
 		if err := m.PlaceRest(ctx); err != nil {
@@ -171,9 +148,7 @@ func installLate(t *testing.T, m *Model, late core.LateTracks) {
 // rules allow left late whatever its size, the window's path ends, once the late tracks are in,
 // with a whole build's model: track order, titles, rows and levels.
 func TestLateTracksOnEveryFixture(t *testing.T) {
-	old := lateMinWork
-	lateMinWork = 1
-	defer func() { lateMinWork = old }()
+	lateWhateverTheSize(t)
 	var files []string
 	for _, dir := range []string{"generated", "upstream"} {
 		files = append(files, fixtures.Glob(t, filepath.Join("fixtures", dir, "*.json*"))...)
@@ -185,18 +160,7 @@ func TestLateTracksOnEveryFixture(t *testing.T) {
 		}
 		name := filepath.Base(path)
 		ctx := context.Background()
-		pl := NewPrelayout(ctx)
-		pl.DeferRows(func() float64 { return 300 })
-		p := new(core.Progress)
-		pl.Hook(p)
-		tr, err := pipeline.Open(ctx, pipeline.FromPath(path), p)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		m, err := pl.Model(ctx, tr, p, 300)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		_, p, m := windowModel(t, path)
 		if p.Late == nil {
 			continue
 		}
@@ -234,4 +198,31 @@ func TestLateTracksOnEveryFixture(t *testing.T) {
 		t.Fatal("no fixture had a late track")
 	}
 	t.Logf("%d late tracks in %d files", lateSeen, len(files))
+}
+
+// lateWhateverTheSize lets chooseLate leave threads of any size late, for the rest of the test.
+func lateWhateverTheSize(t *testing.T) {
+	old := lateMinWork
+	lateMinWork = 1
+	t.Cleanup(func() { lateMinWork = old })
+}
+
+// windowModel opens path as the window does, for a first view 300 px high: its tracks laid out
+// as they are built, the late ones left, and the model built for that view.
+func windowModel(t *testing.T, path string) (*core.Trace, *core.Progress, *Model) {
+	t.Helper()
+	ctx := context.Background()
+	pl := NewPrelayout(ctx)
+	pl.DeferRows(func() float64 { return 300 })
+	p := new(core.Progress)
+	pl.Hook(p)
+	tr, err := pipeline.Open(ctx, pipeline.FromPath(path), p)
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(path), err)
+	}
+	m, err := pl.Model(ctx, tr, p, 300)
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(path), err)
+	}
+	return tr, p, m
 }
