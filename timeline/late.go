@@ -162,7 +162,7 @@ func (m *Model) BuildLate(ctx context.Context, late core.LateTracks) (*LateLaidO
 			return nil, err
 		}
 		ct := &tracks[j]
-		ti := slices.IndexFunc(m.Tracks, func(t Track) bool { return t.late != nil && t.Thread == th })
+		ti := m.lateTrackOf(th)
 		if ti < 0 || ct.Len() == 0 {
 			continue
 		}
@@ -175,6 +175,17 @@ func (m *Model) BuildLate(ctx context.Context, late core.LateTracks) (*LateLaidO
 		out.tracks = append(out.tracks, l)
 	}
 	return out, nil
+}
+
+// lateTrackOf is the index of thread th's late track, -1 for none. It reads only the fields a
+// frame's Relayout never writes: BuildLate calls it beside frames.
+func (m *Model) lateTrackOf(th core.ThreadID) int {
+	for i := range m.Tracks {
+		if t := &m.Tracks[i]; t.late != nil && t.Thread == th {
+			return i
+		}
+	}
+	return -1
 }
 
 // InstallLate puts the late tracks BuildLate laid out into the trace (core.LateTracks.Install)
