@@ -57,13 +57,12 @@ func (u *ui) lateDone(done restDone) {
 	if d.late == nil || done.model != d.timing.sampled {
 		return
 	}
+	n := len(d.late.Threads())
+	d.late = nil
 	if done.lateErr != nil {
-		n := len(d.late.Threads())
-		d.late = nil
-		d.timing.sampled.AbandonLate()
+		done.model.AbandonLate()
 		u.banner = fmt.Sprintf("Tracks of %s not shown: %v", plural(n, "thread", "threads"), done.lateErr)
 	} else {
-		d.late = nil
 		done.model.InstallLate(done.late)
 	}
 	// What shows the late tracks: the chart, and the overview, whose picture has a row per track;

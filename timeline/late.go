@@ -53,16 +53,13 @@ func (pl *Prelayout) chooseLate(tr *core.Trace, threads []core.ThreadID, work []
 	if first < 0 {
 		return nil
 	}
+	ofRank := map[int]int{}
+	for _, r := range ranks {
+		ofRank[r]++
+	}
 	var late []core.ThreadID
 	for i, th := range threads {
-		shared := 0
-		for _, r := range ranks {
-			if r == ranks[i] {
-				shared++
-			}
-		}
-		alone := shared == 1
-		if i != first && alone && work[i] >= lateMinWork && work[i] <= work[first] {
+		if i != first && ofRank[ranks[i]] == 1 && work[i] >= lateMinWork && work[i] <= work[first] {
 			late = append(late, th)
 		}
 	}

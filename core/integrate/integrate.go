@@ -83,17 +83,14 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	late := chooseLate(tr, jobs, p)
 	var now []int // the jobs built here, by index
 	for i := range jobs {
-		if !late[i] {
+		if late[i] {
+			total -= int64(jobs[i].work())
+		} else {
 			now = append(now, i)
 		}
 	}
-	if len(now) < len(jobs) && p != nil {
-		for i := range jobs {
-			if late[i] {
-				total -= int64(jobs[i].work())
-			}
-		}
-		p.Total.Store(total)
+	if len(now) < len(jobs) {
+		p.Total.Store(total) // only a p that asked leaves jobs late
 	}
 	runJobs(ctx, tr, jobs, now, results, keys, limit, p)
 	if err := ctx.Err(); err != nil {
