@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"reflect"
@@ -131,4 +132,67 @@ func TestLateTracksNotAll(t *testing.T) {
 			t.Errorf("track %d empty", i)
 		}
 	}
+}
+
+// FuzzLateTracks builds hostile traces twice: whole, and leaving the threads that the fuzzer's
+// mask picks late. Whatever the input, the late build must not panic, and once its tracks are in
+// the trace must hold the tracks and warnings of the whole build.
+func FuzzLateTracks(f *testing.F) {
+	f.Add(fixtures.ReadHead(f, 6<<10, "fixtures", "upstream", "devtools-two-workers.json.gz"), uint64(0b10))
+	f.Add(fixtures.ReadHead(f, 4<<10, "fixtures", "generated", "gen-trace-small.json.gz"), uint64(0b110))
+	// Two threads with events and a profile each, one of them a worker.
+	chunk := func(id string, tid int) string {
+		return `{"ph":"P","name":"Profile","id":"` + id + `","pid":1,"tid":` + string(rune('0'+tid)) + `,"ts":90,"args":{"data":{"startTime":90}}},` +
+			`{"ph":"P","name":"ProfileChunk","id":"` + id + `","pid":1,"tid":` + string(rune('0'+tid)) + `,"ts":95,"args":{"data":{"cpuProfile":{"nodes":[` +
+			`{"id":1,"callFrame":{"functionName":"(root)","scriptId":0}},{"id":2,"parent":1,"callFrame":{"functionName":"f","scriptId":1,"url":"a.js"}},` +
+			`{"id":3,"parent":2,"callFrame":{"functionName":"g","scriptId":1,"url":"a.js"}}],"samples":[2,3,3,1,2]},"timeDeltas":[20,5,5,10,5]}}}`
+	}
+	f.Add([]byte(`{"traceEvents":[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"CrRendererMain"}},`+
+		`{"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"DedicatedWorker thread"}},`+
+		`{"ph":"X","name":"RunTask","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":1,"ts":100,"dur":50},`+
+		`{"ph":"X","name":"FunctionCall","cat":"devtools.timeline","pid":1,"tid":1,"ts":110,"dur":30},`+
+		`{"ph":"X","name":"RunTask","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":2,"ts":100,"dur":60},`+
+		chunk("0x1", 1)+","+chunk("0x2", 2)+`]}`), uint64(0b1))
+	f.Fuzz(func(t *testing.T, data []byte, mask uint64) {
+		whole, err := load.Reader(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+		if err != nil {
+			return
+		}
+		tr, err := load.Reader(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
+		if err != nil {
+			t.Fatalf("the second load of the same input failed: %v", err)
+		}
+		if err := BuildContext(context.Background(), whole, nil); err != nil {
+			return // the entry budget: the late build is not reached either
+		}
+		p := &core.Progress{ChooseLate: func(_ *core.Trace, threads []core.ThreadID, _ []int) []core.ThreadID {
+			var late []core.ThreadID
+			for i, th := range threads {
+				if mask>>(i%64)&1 != 0 {
+					late = append(late, th)
+				}
+			}
+			return late
+		}}
+		if err := BuildContext(context.Background(), tr, p); err != nil {
+			t.Fatalf("the build with late threads failed where the whole one did not: %v", err)
+		}
+		if p.Late != nil {
+			if _, err := p.Late.Build(context.Background()); err != nil {
+				t.Fatalf("late build: %v", err)
+			}
+			p.Late.Install()
+		}
+		if len(tr.Tracks) != len(whole.Tracks) {
+			t.Fatalf("%d tracks, the whole build has %d", len(tr.Tracks), len(whole.Tracks))
+		}
+		for i := range whole.Tracks {
+			if !reflect.DeepEqual(tr.Tracks[i], whole.Tracks[i]) {
+				t.Fatalf("track %d (thread %d) differs from the whole build's", i, whole.Tracks[i].Thread)
+			}
+		}
+		if got, want := tr.Warnings.Lines(), whole.Warnings.Lines(); !slices.Equal(got, want) {
+			t.Fatalf("warnings %q, the whole build's %q", got, want)
+		}
+	})
 }
