@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // nativeRuntimeURL marks V8 runtime frames, which DevTools removes from every stack before use.
@@ -115,6 +116,9 @@ func (px *profileIndex) resolveStacks() {
 	}
 	var chain []int32
 	for i := 0; i < n; i++ {
+		if i&0x3fff == 0x3fff {
+			background.Yield()
+		}
 		if state[i] == done {
 			continue
 		}

@@ -388,6 +388,7 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 		}
 	}
 	for _, k := range a.chunks {
+		background.Yield()
 		i := int(k)
 		samples := int(c.Samples[i].Len)
 		if a.HasSamples {

@@ -95,6 +95,7 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 		if id := c.NodeID[ni]; id != core.NoNode {
 			byID.set(id, int32(j))
 		}
+		background.YieldEvery(j)
 	}
 
 	// Children: a profile whose first node has a children array is in the children form; else
@@ -105,6 +106,7 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 	if c.NodeFlags[nodes[0]]&core.NodeHasChildren == 0 {
 		count := makeSlice[int32](mem, n+1, n+1)
 		for j := 1; j < n; j++ {
+			background.YieldEvery(j)
 			ni := nodes[j]
 			if c.NodeFlags[ni]&core.NodeHasParent == 0 {
 				continue
@@ -120,6 +122,7 @@ func buildModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warni
 		extraKids = makeSlice[int64](mem, int(count[n]), int(count[n]))
 		fill := clone(mem, count[:n])
 		for j := 1; j < n; j++ {
+			background.YieldEvery(j)
 			ni := nodes[j]
 			if c.NodeFlags[ni]&core.NodeHasParent == 0 {
 				continue
@@ -256,6 +259,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		for i, d := range ts {
 			t += d
 			ts[i] = t
+			background.YieldEvery(i)
 		}
 	case a.HasTimestamps:
 		ts = makeSlice[float64](mem, len(a.Timestamps), len(a.Timestamps)+1)
@@ -283,6 +287,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 			ts[i] = math.Copysign(maxTime, t)
 			far++
 		}
+		background.YieldEvery(i)
 	}
 	if far > 0 {
 		w.Add(fmt.Sprintf("profile %s (pid %d): %d sample times beyond ±%.0f µs (2^53, where time deltas overflow) clamped to it",
@@ -401,6 +406,7 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 	ps := make([]pair, len(ts))
 	for i, t := range ts {
 		ps[i] = pair{t, int32(i)}
+		background.YieldEvery(i)
 	}
 	// Sorting by (time, index) with the fast unstable sort gives the stable order; NaN times
 	// (hostile input only) sort last.
@@ -424,6 +430,7 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 	// n log n. It gives up after 4n moves and the full sort finishes, whatever the order it left.
 	moves := 4 * len(ps)
 	for k := 1; k < len(ps) && moves >= 0; k++ {
+		background.YieldEvery(k)
 		p := ps[k]
 		j := k
 		for ; j > 0 && moves >= 0 && order(ps[j-1], p) > 0; j-- {
@@ -439,6 +446,7 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 	for k, p := range ps {
 		ts[k] = p.t
 		samples[k] = old[p.i]
+		background.YieldEvery(k)
 	}
 	for _, col := range extra {
 		if col == nil {
@@ -447,6 +455,7 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 		old = append(old[:0], col...)
 		for k, p := range ps {
 			col[k] = old[p.i]
+			background.YieldEvery(k)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Animation is one paired Animation of the Animations track.
@@ -29,6 +30,7 @@ func buildAnimations(tr *core.Trace) []Animation {
 	catOK := map[core.StrID]bool{}
 	var list []int32
 	for i, n := range ev.Name {
+		background.YieldEvery(i)
 		if n != name {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Frame is one frame of the Frames track.
@@ -181,6 +182,7 @@ func collectFrameEvents(tr *core.Trace) ([]frameEvent, []frameArgs) {
 	var out []frameEvent
 	var fargs []frameArgs
 	for i, name := range ev.Name {
+		background.YieldEvery(i)
 		k := kinds[name]
 		if k == fkNone {
 			continue

@@ -6,6 +6,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Interaction is a user interaction (INP) built from an EventTiming begin/end pair. Nested ones
@@ -56,6 +57,7 @@ func buildInteractions(tr *core.Trace) []Interaction {
 	a := &args{tr: tr}
 	var begins, ends []int32
 	for i, n := range ev.Name {
+		background.YieldEvery(i)
 		if n != name {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // LayoutShifts is the Layout shifts track: the shifts (diamonds) and their clusters (session
@@ -67,6 +68,7 @@ func buildLayoutShifts(tr *core.Trace, m *Meta) LayoutShifts {
 	}
 	var shifts []shiftEv
 	for i, n := range ev.Name {
+		background.YieldEvery(i)
 		if n != name {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // memoryCounters are the counters the panel's memory graph draws, in its order.
@@ -38,6 +39,7 @@ func buildMemory(tr *core.Trace) Memory {
 	byPid := map[int64][]counterEvent{}
 	k := 0
 	for i, n := range ev.Name {
+		background.YieldEvery(i)
 		if n != name {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Meta is what the engine learns about the trace as a whole (RULES.md §7 "Bounds" and
@@ -109,6 +110,7 @@ func (m *Meta) scan(tr *core.Trace) {
 	ev := &tr.Events
 	noArgs := 0
 	for i, name := range ev.Name {
+		background.YieldEvery(i)
 		which, ok := names.find(name)
 		if !ok {
 			continue

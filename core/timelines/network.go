@@ -8,6 +8,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Request is one network request as the engine synthesises it from its Resource* events
@@ -145,6 +146,7 @@ func buildNetwork(tr *core.Trace, m *Meta) ([]Request, []WebSocket) {
 	var sockets []*WebSocket
 	var noData, noID int
 	for i, name := range ev.Name {
+		background.YieldEvery(i)
 		which, ok := names.find(name)
 		if !ok {
 			continue

@@ -6,6 +6,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // PageLoadMarker is one of the page-load markers the Timings track and the vertical markers show:
@@ -75,6 +76,7 @@ func buildPageLoad(tr *core.Trace, m *Meta) []PageLoadMarker {
 	softNavTs := map[string]float64{}
 	var noNavID, noFrame, noCandidate int
 	for i, name := range ev.Name {
+		background.YieldEvery(i)
 		which, ok := names.find(name)
 		if !ok {
 			continue

@@ -7,6 +7,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Screenshot is one frame of the filmstrip. Its image (a JPEG, usually) stays where the loader kept
@@ -32,6 +33,7 @@ func buildScreenshots(tr *core.Trace, b Bounds) []Screenshot {
 	var modern, legacy []Screenshot
 	badBase64 := 0
 	for i, n := range ev.Name {
+		background.YieldEvery(i)
 		if n != name {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // ThreadKind is what the panel takes a thread for, which decides its track's name and place.
@@ -180,6 +181,7 @@ func workerURLs(tr *core.Trace) map[int64]string {
 	}
 	a := &args{tr: tr}
 	for i, name := range tr.Events.Name {
+		background.YieldEvery(i)
 		if name != id {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // Row is a level that may be absent: -1, written as null, for an item drawn on another track.
@@ -157,6 +158,7 @@ func buildTimings(tr *core.Trace) (Timings, []ExtensionGroup) {
 	timeStamp, hasTS := tr.Strings.Lookup("TimeStamp")
 	var asyncList, markList, stampList []int32
 	for i, ph := range ev.Ph {
+		background.YieldEvery(i)
 		name, cat := ev.Name[i], ev.Cat[i]
 		if _, ok := ignored.find(name); ok {
 			continue
