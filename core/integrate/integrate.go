@@ -285,6 +285,7 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 	// (its trie, the largest part) are let go before the track's columns fill.
 	traceIDs := 0
 	for k := range es {
+		background.YieldEvery(k)
 		j.events[k] = es[k].ev
 		if es[k].flags&flagTraceID != 0 {
 			traceIDs++
@@ -307,6 +308,7 @@ func (j *job) entries(tr *core.Trace) []entry {
 		next, _ = slices.BinarySearchFunc(ids, j.events[0], func(t core.EventTraceID, e int32) int { return int(t.Event) - int(e) })
 	}
 	for k, i := range j.events {
+		background.YieldEvery(k)
 		e := entry{ts: ev.Ts[i], ev: i}
 		if n := int(ev.Name[i]); n < len(j.nameFlags) {
 			e.flags = j.nameFlags[n]

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // blockBytes is the size a column's blocks grow to: big enough that filling one costs nothing
@@ -60,6 +61,7 @@ func (c *column[T]) take(b *budget) []T {
 	out := makeSlice[T](b, c.Len(), c.Len())
 	at := 0
 	for i, blk := range c.full {
+		background.Yield()
 		at += copy(out[at:], blk)
 		b.release(int64(cap(blk)) * size)
 		c.full[i] = nil

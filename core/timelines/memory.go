@@ -59,7 +59,11 @@ func buildMemory(tr *core.Trace) Memory {
 		sort.SliceStable(list, func(x, y int) bool { return ev.Ts[list[x].event] < ev.Ts[list[y].event] })
 		// By memoryCounters index; the map is made at the end.
 		var series [len(memoryCounters)][][2]float64
-		for _, c := range list {
+		for k, c := range list {
+			// A counter's args are parsed: a few µs each, so a Yield every 256.
+			if k&0xff == 0xff {
+				background.Yield()
+			}
 			i, raw := c.event, c.args
 			var vals [len(memoryCounters)]float64
 			var has [len(memoryCounters)]bool
