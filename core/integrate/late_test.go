@@ -141,9 +141,9 @@ func FuzzLateTracks(f *testing.F) {
 	f.Add(fixtures.ReadHead(f, 6<<10, "fixtures", "upstream", "devtools-two-workers.json.gz"), uint64(0b10))
 	f.Add(fixtures.ReadHead(f, 4<<10, "fixtures", "generated", "gen-trace-small.json.gz"), uint64(0b110))
 	// Two threads with events and a profile each, one of them a worker.
-	chunk := func(id string, tid int) string {
-		return `{"ph":"P","name":"Profile","id":"` + id + `","pid":1,"tid":` + string(rune('0'+tid)) + `,"ts":90,"args":{"data":{"startTime":90}}},` +
-			`{"ph":"P","name":"ProfileChunk","id":"` + id + `","pid":1,"tid":` + string(rune('0'+tid)) + `,"ts":95,"args":{"data":{"cpuProfile":{"nodes":[` +
+	chunk := func(id, tid string) string {
+		return `{"ph":"P","name":"Profile","id":"` + id + `","pid":1,"tid":` + tid + `,"ts":90,"args":{"data":{"startTime":90}}},` +
+			`{"ph":"P","name":"ProfileChunk","id":"` + id + `","pid":1,"tid":` + tid + `,"ts":95,"args":{"data":{"cpuProfile":{"nodes":[` +
 			`{"id":1,"callFrame":{"functionName":"(root)","scriptId":0}},{"id":2,"parent":1,"callFrame":{"functionName":"f","scriptId":1,"url":"a.js"}},` +
 			`{"id":3,"parent":2,"callFrame":{"functionName":"g","scriptId":1,"url":"a.js"}}],"samples":[2,3,3,1,2]},"timeDeltas":[20,5,5,10,5]}}}`
 	}
@@ -152,7 +152,7 @@ func FuzzLateTracks(f *testing.F) {
 		`{"ph":"X","name":"RunTask","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":1,"ts":100,"dur":50},`+
 		`{"ph":"X","name":"FunctionCall","cat":"devtools.timeline","pid":1,"tid":1,"ts":110,"dur":30},`+
 		`{"ph":"X","name":"RunTask","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":2,"ts":100,"dur":60},`+
-		chunk("0x1", 1)+","+chunk("0x2", 2)+`]}`), uint64(0b1))
+		chunk("0x1", "1")+","+chunk("0x2", "2")+`]}`), uint64(0b1))
 	f.Fuzz(func(t *testing.T, data []byte, mask uint64) {
 		whole, err := load.Reader(context.Background(), bytes.NewReader(data), int64(len(data)), nil)
 		if err != nil {

@@ -116,9 +116,7 @@ func (px *profileIndex) resolveStacks() {
 	}
 	var chain []int32
 	for i := 0; i < n; i++ {
-		if i&0x3fff == 0x3fff {
-			background.Yield()
-		}
+		background.YieldEvery(i)
 		if state[i] == done {
 			continue
 		}

@@ -107,3 +107,33 @@ func TestInteractiveFollowsKeepSpares(t *testing.T) {
 		t.Fatal("interactive while only the loading card is drawn")
 	}
 }
+
+// YieldEvery waits for Resume at every 16 K-th step of a loop, and passes the steps between.
+func TestYieldEveryWaitsAtItsSteps(t *testing.T) {
+	stepped := func(i int) chan struct{} {
+		done := make(chan struct{})
+		go func() {
+			YieldEvery(i)
+			close(done)
+		}()
+		return done
+	}
+	pause()
+	defer Resume()
+	for _, i := range []int{0, 1, 0x3ffe, 0x4000} {
+		if !returns(stepped(i), 10*time.Second) {
+			t.Fatalf("YieldEvery(%#x) waited while paused", i)
+		}
+	}
+	for _, i := range []int{0x3fff, 0x7fff} {
+		waiting := stepped(i)
+		if returns(waiting, maxPause/4) {
+			t.Fatalf("YieldEvery(%#x) returned while paused", i)
+		}
+		Resume()
+		if !returns(waiting, 10*time.Second) {
+			t.Fatalf("YieldEvery(%#x) did not return after Resume", i)
+		}
+		pause()
+	}
+}
