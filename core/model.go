@@ -650,6 +650,13 @@ func (w *Warnings) Add(what string, n int) {
 // Addf counts one occurrence of a formatted message.
 func (w *Warnings) Addf(format string, args ...any) { w.Add(fmt.Sprintf(format, args...), 1) }
 
+// AddAll adds every warning of from to w with its count, in from's order, as Add would.
+func (w *Warnings) AddAll(from *Warnings) {
+	for _, m := range from.order {
+		w.Add(m, from.counts[m])
+	}
+}
+
 // Len is the number of distinct warnings.
 func (w *Warnings) Len() int { return len(w.order) }
 

@@ -40,6 +40,25 @@ func TestWarningsCountInFirstSeenOrder(t *testing.T) {
 	}
 }
 
+// AddAll merges warnings as Add would: counts of a message in both add up where it first
+// occurred in w, new messages follow in from's order, and from is left as it was.
+func TestWarningsAddAll(t *testing.T) {
+	var w, from Warnings
+	w.Add("a", 2)
+	w.Add("b", 1)
+	from.Add("c", 3)
+	from.Add("a", 1)
+	from.Add("d", 1)
+	w.AddAll(&from)
+	want := []string{"3 × a", "b", "3 × c", "d"}
+	if got := w.Lines(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after AddAll: %q, want %q", got, want)
+	}
+	if got := from.Lines(); !reflect.DeepEqual(got, []string{"3 × c", "a", "d"}) {
+		t.Fatalf("from changed: %q", got)
+	}
+}
+
 func TestProgressFraction(t *testing.T) {
 	var p Progress
 	if p.Fraction() != 0 {

@@ -184,7 +184,7 @@ func (e *encoder) value(v reflect.Value) {
 		e.write(zeros[:(8-total%8)%8])
 		return
 	case t == warningsType:
-		msgs, counts := e.snap.messages, e.snap.counts
+		msgs, counts := e.snap.warnings.Entries()
 		e.u64(uint64(len(msgs)))
 		for i, m := range msgs {
 			e.str(m)

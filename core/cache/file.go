@@ -78,8 +78,7 @@ func Write(w io.Writer, tr *core.Trace, key Key) error {
 type Snap struct {
 	trace    core.Trace
 	strings  []string
-	messages []string
-	counts   []int
+	warnings core.Warnings
 }
 
 // Snapshot freezes tr for writing; it copies no column.
@@ -89,9 +88,7 @@ func Snapshot(tr *core.Trace) *Snap {
 		list := tr.Strings.All()
 		s.strings = list[:len(list):len(list)]
 	}
-	msgs, counts := tr.Warnings.Entries()
-	s.messages = slices.Clone(msgs)
-	s.counts = counts
+	s.warnings.AddAll(&tr.Warnings)
 	return s
 }
 
@@ -100,15 +97,7 @@ func Snapshot(tr *core.Trace) *Snap {
 // the trace, and leaves out the place of a late thread whose track came out empty, which a build
 // without late tracks does not make.
 func (s *Snap) AddLate(w *core.Warnings) {
-	msgs, counts := w.Entries()
-	for i, m := range msgs {
-		if k := slices.Index(s.messages, m); k >= 0 {
-			s.counts[k] += counts[i]
-			continue
-		}
-		s.messages = append(s.messages, m)
-		s.counts = append(s.counts, counts[i])
-	}
+	s.warnings.AddAll(w)
 	s.trace.Tracks = slices.DeleteFunc(slices.Clone(s.trace.Tracks), func(t core.Track) bool { return t.Len() == 0 })
 }
 

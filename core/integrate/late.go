@@ -17,7 +17,7 @@ import (
 // (ChooseLate) and builds them once the first view is on screen.
 
 // chooseLate marks the jobs whose threads p.ChooseLate leaves for later, for a DevTools trace
-// only; nil when p asks for none.
+// only; all false when p asks for none.
 func chooseLate(tr *core.Trace, jobs []job, p *core.Progress) []bool {
 	late := make([]bool, len(jobs))
 	if p == nil || p.ChooseLate == nil || tr.Kind != core.InputTrace {
@@ -102,10 +102,7 @@ func (l *lateBuild) Install() {
 		}
 		k++
 	}
-	msgs, counts := l.warn.Entries()
-	for i, m := range msgs {
-		l.tr.Warnings.Add(m, counts[i])
-	}
+	l.tr.Warnings.AddAll(&l.warn)
 	// The jobs' lists and the columns of the tracks now in the trace are let go with l.
 	l.jobs, l.results, l.keys = nil, nil, nil
 }

@@ -250,10 +250,7 @@ func buildModels(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budg
 		}
 	}
 	for i := range warnings {
-		messages, counts := warnings[i].Entries()
-		for k, m := range messages {
-			tr.Warnings.Add(m, counts[k])
-		}
+		tr.Warnings.AddAll(&warnings[i])
 	}
 	return nil
 }

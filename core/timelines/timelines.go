@@ -139,7 +139,7 @@ func BuildEarly(tr *core.Trace) *Early {
 	tl.Memory, e.frameEvents = memory, frames
 	// The memory lane's warnings come after the screenshots' and the animations', as Build
 	// always added them.
-	addWarnings(&view.Warnings, &memoryView.Warnings)
+	view.Warnings.AddAll(&memoryView.Warnings)
 	e.after = view.Warnings
 	return e
 }
@@ -164,7 +164,7 @@ func (e *Early) Finish(tr *core.Trace) *Timelines {
 // Warn adds the warnings of every list that e built to tr's, in the order Build adds them.
 func (e *Early) Warn(tr *core.Trace) {
 	for _, w := range []*core.Warnings{&e.before, &e.frames, &e.after} {
-		addWarnings(&tr.Warnings, w)
+		tr.Warnings.AddAll(w)
 	}
 }
 
@@ -173,12 +173,4 @@ func (e *Early) Warn(tr *core.Trace) {
 func readView(tr *core.Trace) *core.Trace {
 	return &core.Trace{Kind: tr.Kind, Strings: tr.Strings, Threads: tr.Threads, Events: tr.Events, Chunks: tr.Chunks,
 		MinTs: tr.MinTs, MaxTs: tr.MaxTs, EventBounds: tr.EventBounds}
-}
-
-// addWarnings adds every warning of from to to, in from's order.
-func addWarnings(to, from *core.Warnings) {
-	messages, counts := from.Entries()
-	for i, m := range messages {
-		to.Add(m, counts[i])
-	}
 }
