@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -402,5 +403,58 @@ func TestAddLateCompletesTheSnapshot(t *testing.T) {
 	lines := back.Warnings.Lines()
 	if !slices.Contains(lines, "5 × seen before") || lines[len(lines)-1] != "from the late build" {
 		t.Errorf("warnings read back %q", lines)
+	}
+}
+
+// TestCompactRowPastColumnsNamesTheFirstBadRow checks the per-row test a reopen makes of a
+// compact track, with each kind of bad reference placed in the second block of rows and a good
+// track around it.
+func TestCompactRowPastColumnsNamesTheFirstBadRow(t *testing.T) {
+	const rows, events, nodes, samples, calls = 1500, 4, 9, 300, 50
+	build := func() *core.Track {
+		tk := &core.Track{Compact: true, Depth: make([]uint16, rows)}
+		tk.NodeName = make([]core.StrID, nodes)
+		tk.CallStart = make([]float64, calls)
+		tk.SampleStart = core.NewTimes(0, samples)
+		tk.NodePlus1 = core.NewPacked(rows, 1<<5)
+		tk.Refs = core.NewPacked(rows, 1<<10)
+		tk.EndRefs = core.NewPacked(rows, 1<<10)
+		for i := range rows {
+			if i%7 == 0 { // an event's row
+				tk.Refs.Set(i, uint64(i%events))
+				continue
+			}
+			tk.NodePlus1.Set(i, uint64(1+i%nodes))
+			tk.Refs.Set(i, uint64(i%(samples+calls)))
+			tk.EndRefs.Set(i, uint64(i%(samples+1)))
+		}
+		return tk
+	}
+	if row := compactRowPastColumns(build(), events, true); row != -1 {
+		t.Fatalf("a good track: row %d named bad", row)
+	}
+	const at = 700
+	for name, spoil := range map[string]func(*core.Track){
+		"node past the nodes":      func(tk *core.Track) { tk.NodePlus1.Set(at, nodes+1) },
+		"event past the events":    func(tk *core.Track) { tk.NodePlus1.Set(at, 0); tk.Refs.Set(at, events) },
+		"sample past the calls":    func(tk *core.Track) { tk.Refs.Set(at, samples+calls) },
+		"end past the samples":     func(tk *core.Track) { tk.EndRefs.Set(at, samples+1) },
+		"node past, in a late row": func(tk *core.Track) { tk.NodePlus1.Set(rows-1, nodes+1) },
+	} {
+		tk := build()
+		spoil(tk)
+		want := at
+		if strings.Contains(name, "late row") {
+			want = rows - 1
+		}
+		if row := compactRowPastColumns(tk, events, true); row != want {
+			t.Errorf("%s: row %d named, want %d", name, row, want)
+		}
+	}
+	// Without ends, an end past the samples is not looked at.
+	tk := build()
+	tk.EndRefs.Set(at, samples+1)
+	if row := compactRowPastColumns(tk, events, false); row != -1 {
+		t.Errorf("ends not checked: row %d named", row)
 	}
 }
