@@ -164,3 +164,26 @@ func TestALoadBesideAHoldKeepsItsBudget(t *testing.T) {
 		t.Fatalf("the trace has %d bytes of JSON: too few to pass the hold's budget anyway", tr.Stats.JSONBytes)
 	}
 }
+
+// TestStatsHoldLeavesRoomAboveALargeLiveHeap checks the stats hold where the live heap is several
+// times the JSON (a trace that is mostly samples): the limit stays an eighth of the live heap
+// above it, not only an eighth of the JSON, so that each collection has garbage to free, and it
+// still never passes the ceiling.
+func TestStatsHoldLeavesRoomAboveALargeLiveHeap(t *testing.T) {
+	const json = 55 << 20
+	h := &heapHold{whole: json - json/32, slack: json / 8, ceiling: 200 << 20}
+	for live := int64(json); live <= 240<<20; live += 5 << 20 {
+		limit := h.limit(live)
+		if limit > max(h.ceiling, h.whole) {
+			t.Fatalf("live %d MB: limit %d MB above the ceiling %d MB", live>>20, limit>>20, h.ceiling>>20)
+		}
+		if room := limit - live; room < live/8 && limit < h.ceiling {
+			t.Fatalf("live %d MB: limit %d MB leaves %d MB, under an eighth of the live heap", live>>20, limit>>20, room>>20)
+		}
+	}
+	// Where the JSON is the larger, its eighth is the room, as before.
+	big := &heapHold{whole: 1 << 30, slack: 128 << 20, ceiling: 2 << 30}
+	if got, want := big.limit(1<<30+1), int64(1<<30+1+128<<20); got != want {
+		t.Fatalf("limit %d, want the live heap and the JSON's eighth, %d", got, want)
+	}
+}
