@@ -120,7 +120,7 @@ func growFor[T any](mem *budget, s []T, n, ahead int) []T {
 		return s
 	}
 	ns := makeSlice[T](mem, len(s), len(s)+max(n, ahead))
-	copy(ns, s)
+	background.Copy(ns, s)
 	var zero T
 	mem.release(int64(cap(s)) * int64(unsafe.Sizeof(zero)))
 	return ns

@@ -62,11 +62,11 @@ func (c *column[T]) take(b *budget) []T {
 	at := 0
 	for i, blk := range c.full {
 		background.Yield()
-		at += copy(out[at:], blk)
+		at += background.Copy(out[at:], blk)
 		b.release(int64(cap(blk)) * size)
 		c.full[i] = nil
 	}
-	copy(out[at:], c.cur)
+	background.Copy(out[at:], c.cur)
 	b.release(int64(cap(c.cur)) * size)
 	*c = column[T]{}
 	return out

@@ -253,7 +253,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 			ts, a.TimeDeltas = a.TimeDeltas, nil
 		} else {
 			ts = makeSlice[float64](mem, len(a.TimeDeltas), len(a.TimeDeltas)+1)
-			copy(ts, a.TimeDeltas)
+			background.Copy(ts, a.TimeDeltas)
 		}
 		t := a.StartTime
 		for i, d := range ts {
@@ -263,7 +263,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		}
 	case a.HasTimestamps:
 		ts = makeSlice[float64](mem, len(a.Timestamps), len(a.Timestamps)+1)
-		copy(ts, a.Timestamps)
+		background.Copy(ts, a.Timestamps)
 		if len(ts) == len(a.Samples)+1 {
 			// The legacy format stores one more timestamp than samples: the end of the last
 			// sample. DevTools pairs it with a sample that does not exist and extrapolates past
@@ -337,14 +337,14 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 			lines, a.Lines = a.Lines, nil
 		default:
 			lines = makeSlice[int32](mem, ns, ns)
-			copy(lines, a.Lines)
+			background.Copy(lines, a.Lines)
 		}
 		if len(a.Columns) == len(a.Samples) {
 			if len(a.Columns) == ns {
 				cols, a.Columns = a.Columns, nil
 			} else {
 				cols = makeSlice[int32](mem, ns, ns)
-				copy(cols, a.Columns)
+				background.Copy(cols, a.Columns)
 			}
 		}
 	}
@@ -442,7 +442,8 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 	if moves < 0 {
 		slices.SortFunc(ps, order)
 	}
-	old := append([]int32(nil), samples...)
+	old := make([]int32, len(samples))
+	background.Copy(old, samples)
 	for k, p := range ps {
 		ts[k] = p.t
 		samples[k] = old[p.i]
@@ -452,7 +453,7 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 		if col == nil {
 			continue
 		}
-		old = append(old[:0], col...)
+		background.Copy(old, col)
 		for k, p := range ps {
 			col[k] = old[p.i]
 			background.YieldEvery(k)

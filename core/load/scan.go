@@ -1219,7 +1219,7 @@ func grow[T any](b *budget, s []T, n int) []T {
 	}
 	b.charge(int64(want) * size)
 	ns := make([]T, len(s), want)
-	copy(ns, s)
+	background.Copy(ns, s)
 	b.release(int64(cap(s)) * size)
 	return ns
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"flamedesk/core"
+	"flamedesk/internal/background"
 )
 
 // resetChunks empties a lane's RawChunks for its next segment, keeping their capacity. Each arena
@@ -135,7 +136,11 @@ func moved(s core.Span, d int) core.Span {
 
 // appendRange appends vs to dst, charged.
 func appendRange[T any](b *budget, dst, vs []T) []T {
-	return append(grow(b, dst, len(vs)), vs...)
+	dst = grow(b, dst, len(vs))
+	n := len(dst)
+	dst = dst[:n+len(vs)]
+	background.Copy(dst[n:], vs)
+	return dst
 }
 
 // appendNarrow appends src's values [from, to) to dst.
