@@ -397,8 +397,65 @@ func extraWhat(samples, stamps int) string {
 }
 
 // stableSortByTime reorders samples and ts by time, keeping the file order of equal times; the
-// extra columns (nil or as long as samples) are reordered with them.
+// extra columns (nil or as long as samples) are reordered with them. NaN times (hostile input
+// only) go last.
+//
+// Samples out of order are usually few and near their place (a chunk's time deltas going back a
+// little), so an insertion sort moves them in place first: it allocates nothing, where sorting
+// pairs of time and index costs 16 bytes a sample and a copy of each column (a trace of millions
+// of samples made that garbage for each of its profiles). It gives up after 4n moves, and the
+// pairs finish the sort from where it stopped: the order it leaves keeps equal times in file
+// order, which is all the pairs' tie-break by position needs.
 func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
+	cols := [][]int32{samples}
+	for _, col := range extra {
+		if col != nil {
+			cols = append(cols, col)
+		}
+	}
+	moves := 4 * len(ts)
+	k := 1
+	for ; k < len(ts); k++ {
+		background.YieldEvery(k)
+		t := ts[k]
+		j := k
+		for j > 0 && timeAfter(ts[j-1], t) {
+			j--
+		}
+		if j == k {
+			continue
+		}
+		if moves -= k - j; moves < 0 {
+			break
+		}
+		rotateRight(ts[j : k+1])
+		for _, col := range cols {
+			rotateRight(col[j : k+1])
+		}
+	}
+	if k < len(ts) {
+		sortByTimePairs(ts, cols)
+	}
+}
+
+// timeAfter says whether a sample at time a sorts after one at b: NaN after every number.
+func timeAfter(a, b float64) bool {
+	if a != a {
+		return b == b
+	}
+	return a > b
+}
+
+// rotateRight moves the last element of s to its front, the others one place up.
+func rotateRight[T any](s []T) {
+	last := s[len(s)-1]
+	background.Copy(s[1:], s[:len(s)-1])
+	s[0] = last
+}
+
+// sortByTimePairs sorts ts and cols (each as long as ts) by time and then by position, which
+// keeps the present order of equal times.
+func sortByTimePairs(ts []float64, cols [][]int32) {
 	type pair struct {
 		t float64
 		i int32
@@ -408,51 +465,21 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 		ps[i] = pair{t, int32(i)}
 		background.YieldEvery(i)
 	}
-	// Sorting by (time, index) with the fast unstable sort gives the stable order; NaN times
-	// (hostile input only) sort last.
-	order := func(a, b pair) int {
-		an, bn := a.t != a.t, b.t != b.t
+	slices.SortFunc(ps, func(a, b pair) int {
 		switch {
-		case an && bn:
-		case an:
+		case timeAfter(a.t, b.t):
 			return 1
-		case bn:
+		case timeAfter(b.t, a.t):
 			return -1
-		default:
-			if c := cmp.Compare(a.t, b.t); c != 0 {
-				return c
-			}
 		}
 		return cmp.Compare(a.i, b.i)
-	}
-	// Samples out of order are usually few and near their place (a chunk's time deltas going
-	// back a little): an insertion sort then moves few of them, where the full sort would cost
-	// n log n. It gives up after 4n moves and the full sort finishes, whatever the order it left.
-	moves := 4 * len(ps)
-	for k := 1; k < len(ps) && moves >= 0; k++ {
-		background.YieldEvery(k)
-		p := ps[k]
-		j := k
-		for ; j > 0 && moves >= 0 && order(ps[j-1], p) > 0; j-- {
-			ps[j] = ps[j-1]
-			moves--
-		}
-		ps[j] = p
-	}
-	if moves < 0 {
-		slices.SortFunc(ps, order)
-	}
-	old := make([]int32, len(samples))
-	background.Copy(old, samples)
+	})
 	for k, p := range ps {
 		ts[k] = p.t
-		samples[k] = old[p.i]
 		background.YieldEvery(k)
 	}
-	for _, col := range extra {
-		if col == nil {
-			continue
-		}
+	old := make([]int32, len(ts))
+	for _, col := range cols {
 		background.Copy(old, col)
 		for k, p := range ps {
 			col[k] = old[p.i]

@@ -16,6 +16,20 @@ func TestStableSortByTimeKeepsFileOrderOfEqualTimes(t *testing.T) {
 	cases := map[string]func(i int) float64{
 		"nearly sorted": func(i int) float64 { return float64(i/2 - rng.IntN(3)) },
 		"shuffled":      func(int) float64 { return float64(rng.IntN(50)) },
+		// Sorted but for a stretch that goes back: the insertion sort moves part of it in place
+		// before its budget runs out, and the pairs finish from there.
+		"a stretch back": func(i int) float64 {
+			if i >= 1000 && i < 1300 {
+				return float64(i/4 - 200)
+			}
+			return float64(i / 4)
+		},
+		"one late sample": func(i int) float64 {
+			if i == 1999 {
+				return 3
+			}
+			return float64(i / 3)
+		},
 		"with NaN": func(i int) float64 {
 			if rng.IntN(7) == 0 {
 				return math.NaN()
