@@ -12,38 +12,39 @@ import (
 	"flamedesk/internal/memlimit"
 )
 
-// holdHeap keeps the heap near what is live while the tracks are built, and returns what undoes
-// it. Building lets go of each thread's calls as its track fills, but by default the collector
-// would only run once the heap doubled, so the freed blocks and the new columns would be mapped
-// at once. A soft memory limit makes it collect (and return pages) as it goes, and the heap then
-// sits at the limit. The limit is what the whole process may hold, the JSON's size, less what it
-// keeps resident outside the runtime's count (its code and data, C libraries) and a 1/32 margin.
-// Where more is live than that (a trace of many samples, whose profiles' columns outweigh its
-// events; another file open), it follows the live heap instead, an eighth of the JSON's size or of
-// the live heap (whichever is more) above it, raised after each collection as the tracks fill,
-// and never above what was live at the start and half the JSON's size more. An eighth of the JSON
-// alone is too little room where the live heap is several times the JSON: the runtime's own
-// memory, which the limit counts, took most of it, and the collector ran back to back (170 cycles
-// while a 55 MB trace of 5 M samples built its tracks, which then took 2.5 times as long). A fixed limit there would either let the heap grow by half
-// the JSON's size (the peak of such traces reached 0.99-1.12 times their JSON) or, set closer,
-// fall below the live heap as the tracks fill, when the collector would run back to back (370
-// cycles, with another file open). Where the live heap is above the limit, the collector is
-// capped at half of the CPU; the columns hold no pointers, so a cycle costs little.
+// holdHeap keeps the heap near what is live while the tracks are built, and returns what undoes it.
+// Building lets go of each thread's calls as its track fills, but by default the collector would
+// only run once the heap doubled, so the freed blocks and the new columns would be mapped at once.
+// A soft memory limit makes it collect (and return pages) as it goes, and the heap then sits at the
+// limit. The limit is what the whole process may hold, the JSON's size, less what it keeps resident
+// outside the runtime's count (its code and data, C libraries) and a 1/32 margin. Where more is
+// live than that (a trace of many samples, whose profiles' columns outweigh its events; another
+// file open), it follows the live heap instead, an eighth of the JSON's size or of the live heap
+// (whichever is more) above it, raised after each collection as the tracks fill, and never above
+// what was live at the start and half the JSON's size more. An eighth of the JSON alone is too
+// little room where the live heap is several times the JSON: the runtime's own memory, which the
+// limit counts, took most of it, and the collector ran back to back (170 cycles while a 55 MB trace
+// of 5 M samples built its tracks, which then took 2.5 times as long). A fixed limit there would
+// either let the heap grow by half the JSON's size (the peak of such traces reached 0.99-1.12 times
+// their JSON) or, set closer, fall below the live heap as the tracks fill, when the collector would
+// run back to back (370 cycles, with another file open). Where the live heap is above the limit,
+// the collector is capped at half of the CPU; the columns hold no pointers, so a cycle costs
+// little.
 //
 // Builds that run at once share the limit: it is the largest that any of them asks for, and the
 // limit from before the first comes back when the last one ends.
 //
-// A caller that lays tracks out as they are built (laysOut: the window, Progress.TrackBuilt)
-// holds the heap at the JSON's size, without taking off what it keeps outside the heap: the GL
-// libraries and their buffers (about 80 MB) are there before the load, and the window's goal is
-// 1.3 times the JSON. Its layouts are live beside the tracks, so it has no ceiling
-// (followLive). The limit taken off as for stats sat below the live heap once the layouts
-// grew, and the collector ran back to back (about 20 cycles in the build of gen-trace-large).
-// Without a hold the heap doubled: the window's peak RSS by the time its chart was on screen was
-// 450 MB against 400 MB with it (medians of 12 runs), and on a trace of gigabytes that doubling
-// is gigabytes. The time is a wash: the hold adds 4 to 10 collections, the doubling maps 50 MB
-// more pages, and which costs more depends on how dear the host makes fresh pages (the chart was
-// on screen 40 ms sooner with the hold in some series of runs, 40 ms later in others).
+// A caller that lays tracks out as they are built (laysOut: the window, Progress.TrackBuilt) holds
+// the heap at the JSON's size, without taking off what it keeps outside the heap: the GL libraries
+// and their buffers (about 80 MB) are there before the load, and the window's goal is 1.3 times the
+// JSON. Its layouts are live beside the tracks, so it has no ceiling (followLive). The limit taken
+// off as for stats sat below the live heap once the layouts grew, and the collector ran back to
+// back (about 20 cycles in the build of gen-trace-large). Without a hold the heap doubled: the
+// window's peak RSS by the time its chart was on screen was 450 MB against 400 MB with it (medians
+// of 12 runs), and on a trace of gigabytes that doubling is gigabytes. The time is a wash: the hold
+// adds 4 to 10 collections, the doubling maps 50 MB more pages, and which costs more depends on how
+// dear the host makes fresh pages (the chart was on screen 40 ms sooner with the hold in some
+// series of runs, 40 ms later in others).
 func holdHeap(tr *core.Trace, laysOut bool) func() {
 	json := tr.Stats.JSONBytes
 	if json <= 0 {
