@@ -152,15 +152,26 @@ func checkNarrow[T int64 | float64](n *core.Narrow[T], fit func(T) (int32, bool)
 	if len(n.WideAt) != len(n.Wide) {
 		return fmt.Errorf("%d wide positions for %d wide values", len(n.WideAt), len(n.Wide))
 	}
+	// Halved (core.Narrow.Halve), a value is wide when it does not fit Small or is outside the
+	// 16 bits around HalfBias.
+	escaped, fits := func(i int) bool { return n.Small[i] == core.NarrowEscape }, fit
+	if n.Half != nil {
+		escaped = func(i int) bool { return n.Half[i] == math.MinInt16 }
+		fits = func(v T) (int32, bool) {
+			s, ok := fit(v)
+			d := int64(s) - n.HalfBias
+			return s, ok && d > math.MinInt16 && d <= math.MaxInt16
+		}
+	}
 	k := 0
-	for i, v := range n.Small {
-		if v != core.NarrowEscape {
+	for i := range n.Len() {
+		if !escaped(i) {
 			continue
 		}
 		if k >= len(n.WideAt) || int(n.WideAt[k]) != i {
 			return fmt.Errorf("position %d is escaped but not listed", i)
 		}
-		if _, ok := fit(n.Wide[k]); ok {
+		if _, ok := fits(n.Wide[k]); ok {
 			return fmt.Errorf("position %d keeps %v wide", i, n.Wide[k])
 		}
 		k++

@@ -79,10 +79,23 @@ func TestEveryFixtureLoads(t *testing.T) {
 			if tr.Stats.Events != tr.Events.Len() || tr.Stats.JSONBytes <= 0 || tr.Stats.FileBytes <= 0 {
 				t.Errorf("stats %+v", tr.Stats)
 			}
-			// Real profiles' sample ids are small and their time deltas whole µs: every one
-			// takes 4 bytes (core.Narrow).
-			if c := &tr.Chunks; len(c.SampleIDs.Wide) != 0 || len(c.Deltas.Wide) != 0 {
-				t.Errorf("of %d sample ids %d kept wide, of %d deltas %d", c.SampleIDs.Len(), len(c.SampleIDs.Wide), c.Deltas.Len(), len(c.Deltas.Wide))
+			// Real profiles' sample ids are small and their time deltas whole µs: each takes 4
+			// bytes (core.Narrow), and a trace's deltas, which bunch around the sampling
+			// interval, about 2 once halved.
+			c := &tr.Chunks
+			for _, a := range []struct {
+				what                 string
+				n, small, half, wide int
+			}{
+				{"sample ids", c.SampleIDs.Len(), len(c.SampleIDs.Small), len(c.SampleIDs.Half), len(c.SampleIDs.Wide)},
+				{"deltas", c.Deltas.Len(), len(c.Deltas.Small), len(c.Deltas.Half), len(c.Deltas.Wide)},
+			} {
+				if bytes := 4*a.small + 2*a.half + 12*a.wide; bytes > 4*a.n {
+					t.Errorf("%d %s take %d bytes (%d wide)", a.n, a.what, bytes, a.wide)
+				}
+			}
+			if n := c.Deltas.Len(); tr.Kind == core.InputTrace && n > 0 && (c.Deltas.Half == nil || 12*len(c.Deltas.Wide) > n) {
+				t.Errorf("%d deltas not halved (%d wide)", n, len(c.Deltas.Wide))
 			}
 		})
 	}

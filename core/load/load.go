@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"flamedesk/core"
 	"flamedesk/internal/background"
@@ -122,6 +123,13 @@ func Reader(ctx context.Context, r io.Reader, size int64, p *core.Progress) (*co
 
 	if p != nil {
 		p.SetStage("assembling profiles")
+	}
+	if tr.Kind == core.InputTrace {
+		th := time.Now()
+		if err := halveRawSamples(&tr.Chunks, mem); err != nil {
+			return nil, err
+		}
+		tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "halve raw samples", Dur: time.Since(th)})
 	}
 	// The event columns are copied into the trace while the profiles are built: neither reads
 	// the other, and the copy (mostly page faults of its fresh memory) then costs no time. A
@@ -286,6 +294,46 @@ func dropRawSamples(c *core.RawChunks) {
 	for i := range c.Len() {
 		c.Samples[i], c.TimeDeltas[i], c.ProfileTimeDeltas[i], c.Timestamps[i] = core.Span{}, core.Span{}, core.Span{}, core.Span{}
 	}
+}
+
+// halveRawSamples moves the sample ids and time deltas that a trace keeps for Lighthouse into 2
+// bytes a value where that makes them smaller (core.Narrow.Halve): of a sample-heavy trace's
+// memory they were the largest part, with their growth's spare room. It runs before the models
+// are built, whose columns then take the room it frees; an arena that would not get smaller
+// halved still gives back its spare room. The two arenas are halved side by side.
+func halveRawSamples(c *core.RawChunks, mem *budget) error {
+	idsDone := make(chan error, 1)
+	go func() {
+		background.Lower()
+		idsDone <- halveNarrow(&c.SampleIDs, mem)
+	}()
+	err := halveNarrow(&c.Deltas, mem)
+	if idsErr := <-idsDone; err == nil {
+		err = idsErr
+	}
+	return err
+}
+
+func halveNarrow[T int64 | float64](n *core.Narrow[T], mem *budget) (err error) {
+	defer catchBudget(&err)
+	var zero T
+	wideEntry := int64(unsafe.Sizeof(uint32(0)) + unsafe.Sizeof(zero))
+	bias, escapes, ok := n.HalfPlan()
+	if !ok {
+		if spare := cap(n.Small) - len(n.Small); spare > len(n.Small)/8 {
+			small := makeSlice[int32](mem, len(n.Small), len(n.Small))
+			background.Copy(small, n.Small)
+			mem.release(4 * int64(cap(n.Small)))
+			n.Small = small
+		}
+		return nil
+	}
+	wide := len(n.Wide) + escapes
+	half := makeSlice[int16](mem, 0, n.Len())
+	wideAt, wideVals := makeSlice[uint32](mem, 0, wide), makeSlice[T](mem, 0, wide)
+	mem.release(4*int64(cap(n.Small)) + wideEntry*int64(cap(n.Wide)))
+	n.Halve(bias, half, wideAt, wideVals)
+	return nil
 }
 
 // finishBounds settles the trace's bounds. A trace gets DevTools' own (engineLo and engineHi, from
