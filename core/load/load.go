@@ -198,6 +198,9 @@ func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error)
 	if err := buildModels(ctx, tr, asm, mem); err != nil {
 		return err
 	}
+	if tr.Kind == core.InputTrace && !keepRawSamples {
+		dropRawPositions(&tr.Chunks, mem)
+	}
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "model", Dur: time.Since(t1)})
 	return nil
 }
@@ -281,8 +284,8 @@ func buildOneModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Wa
 	return nil
 }
 
-// keepRawSamples keeps a bare profile's raw samples after its model is built, for the tests that
-// compare DevTools' assembly with ours (Assemble).
+// keepRawSamples keeps a bare profile's raw samples and a trace's raw lines after the models are
+// built, for the tests that compare DevTools' assembly with ours (Assemble).
 var keepRawSamples = false
 
 // dropRawSamples lets go of the sample ids, time deltas and timestamps of a bare profile's one
@@ -294,6 +297,21 @@ func dropRawSamples(c *core.RawChunks) {
 	for i := range c.Len() {
 		c.Samples[i], c.TimeDeltas[i], c.ProfileTimeDeltas[i], c.Timestamps[i] = core.Span{}, core.Span{}, core.Span{}, core.Span{}
 	}
+}
+
+// dropRawPositions lets go of a trace's per-sample lines and columns once its models hold them
+// (ProfileModel.SampleLine): nothing reads them from the chunks again. A sample-heavy trace kept
+// 16 MB of them twice. Where a node has positionTicks (a CpuProfile event may), which the models
+// address in the same arena, it is kept. The records' spans become empty; their Has* flags still
+// say which arrays they had.
+func dropRawPositions(c *core.RawChunks, mem *budget) {
+	if len(c.NodeTicks) > 0 {
+		return
+	}
+	mem.release(4 * int64(cap(c.Positions)))
+	c.Positions = nil
+	clear(c.Lines)
+	clear(c.Columns)
 }
 
 // halveRawSamples moves the sample ids and time deltas that a trace keeps for Lighthouse into 2

@@ -99,3 +99,37 @@ func TestChunksWithoutLinesKeepNoZeros(t *testing.T) {
 		t.Errorf("lines in one chunk: flag %v, lines %v, columns %v; want 7 8 0 and 3 4 0", p.SampleLinesZero, p.SampleLine, p.SampleColumn)
 	}
 }
+
+// A trace's raw lines and columns are let go once its models hold them, unless a node's
+// positionTicks, which the models address in the same arena, need it.
+func TestTraceRawPositionsDroppedAfterModels(t *testing.T) {
+	chunks := `{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":100,"id":"0x1","args":{"data":{"startTime":100}}},
+{"ph":"P","name":"ProfileChunk","pid":1,"tid":1,"ts":101,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"a.js"}}],"samples":[2,2]},"timeDeltas":[10,20],"lines":[11,12],"columns":[1,2]}}}`
+	tr := mustLoad(t, `{"traceEvents":[`+chunks+`]}`)
+	if p := &tr.Profiles[0]; !slices.Equal(p.SampleLine, []int32{11, 12}) || !slices.Equal(p.SampleColumn, []int32{1, 2}) {
+		t.Errorf("model lines %v, columns %v", p.SampleLine, p.SampleColumn)
+	}
+	if c := &tr.Chunks; c.Positions != nil || slices.ContainsFunc(c.Lines, func(s core.Span) bool { return s.Len > 0 }) {
+		t.Errorf("raw positions kept: %v, line spans %v", c.Positions, c.Lines)
+	}
+
+	withTicks := `{"ph":"X","name":"CpuProfile","pid":5,"tid":6,"id":"0x2","ts":100,"dur":10,"args":{"data":{"cpuProfile":
+{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[2]},{"id":2,"callFrame":{"functionName":"g","lineNumber":3},"positionTicks":[{"line":4,"ticks":2}]}],
+"samples":[2,2],"timeDeltas":[5,5],"startTime":100,"endTime":120}}}}`
+	tr = mustLoad(t, `{"traceEvents":[`+chunks+`,`+withTicks+`]}`)
+	found := false
+	for i := range tr.Profiles {
+		p := &tr.Profiles[i]
+		for n := range p.NodeID {
+			if s := p.TicksOf(n); s.Len > 0 {
+				found = true
+				if got := tr.Chunks.Positions[s.Off : s.Off+s.Len]; !slices.Equal(got, []int32{4, 2}) {
+					t.Errorf("ticks %v, want [4 2]", got)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the CpuProfile event's positionTicks were lost")
+	}
+}
