@@ -53,6 +53,20 @@ type Assembled struct {
 	// zeroLines (zeroCols) says that Lines (Columns) were left nil by fill although they are on:
 	// no record had any, so they would be a zero per sample.
 	zeroLines, zeroCols bool
+	// streamSamples has fill leave Samples nil and list in sampleRecords the records whose ids
+	// make them, which the model reads from the chunks itself, mapping each to its node as it
+	// goes (modelSamples): as int64s beside the model's own int32s, they were 12 of the 28 bytes
+	// a sample that made the peak of a trace of one long profile.
+	streamSamples bool
+	sampleRecords []int32
+}
+
+// sampleCount is the number of the profile's sample ids: Samples', or those of sampleRecords.
+func (a *Assembled) sampleCount() int {
+	if a.streamSamples {
+		return a.sizes.samples
+	}
+	return len(a.Samples)
 }
 
 // Assemble runs DevTools' chunk assembly over tr.Chunks and returns one profile per profiled
@@ -362,7 +376,10 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 	}
 	a.filled = true
 	n := a.sizes
-	a.Samples = makeSlice[int64](mem, 0, n.samples)
+	a.Samples, a.sampleRecords = nil, nil
+	if !a.streamSamples {
+		a.Samples = makeSlice[int64](mem, 0, n.samples)
+	}
 	// One more delta: the model turns the deltas into its timestamps in place, and adds the end.
 	a.TimeDeltas = makeSlice[float64](mem, 0, n.deltas+1)
 	if sparse {
@@ -377,7 +394,7 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 		a.Columns = makeSlice[int32](mem, 0, n.columns)
 	}
 	if w := int(a.whole); w >= 0 {
-		a.Samples = c.AppendSamples(a.Samples, w)
+		a.appendSamples(c, w)
 		a.TimeDeltas = c.AppendProfileTimeDeltas(a.TimeDeltas, w)
 		a.Timestamps = clone(mem, c.TimestampsOf(w))
 		if a.linesOn {
@@ -392,7 +409,7 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 		i := int(k)
 		samples := int(c.Samples[i].Len)
 		if a.HasSamples {
-			a.Samples = c.AppendSamples(a.Samples, i)
+			a.appendSamples(c, i)
 		}
 		if a.HasTimeDeltas {
 			a.TimeDeltas = c.AppendTimeDeltas(a.TimeDeltas, i)
@@ -413,6 +430,15 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 		}
 	}
 	a.chunks = nil
+}
+
+// appendSamples adds record i's sample ids to Samples, or the record to sampleRecords.
+func (a *Assembled) appendSamples(c *core.RawChunks, i int) {
+	if a.streamSamples {
+		a.sampleRecords = append(a.sampleRecords, int32(i))
+	} else {
+		a.Samples = c.AppendSamples(a.Samples, i)
+	}
 }
 
 // anyRecord says whether has (RawChunks.HasLines or HasColumns) is true for a record of the profile.

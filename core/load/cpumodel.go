@@ -238,7 +238,8 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		startMs, endMs = a.StartTime*1000, a.EndTime*1000 // seconds
 	}
 	m.StartTime, m.EndTime = startMs*1000, endMs*1000
-	if !a.HasSamples || len(a.Samples) == 0 {
+	nIDs := a.sampleCount()
+	if !a.HasSamples || nIDs == 0 {
 		m.Timestamps = []float64{m.EndTime}
 		return nil
 	}
@@ -264,7 +265,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	case a.HasTimestamps:
 		ts = makeSlice[float64](mem, len(a.Timestamps), len(a.Timestamps)+1)
 		background.Copy(ts, a.Timestamps)
-		if len(ts) == len(a.Samples)+1 {
+		if len(ts) == nIDs+1 {
 			// The legacy format stores one more timestamp than samples: the end of the last
 			// sample. DevTools pairs it with a sample that does not exist and extrapolates past
 			// it; we take it as the end.
@@ -274,9 +275,9 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	case a.Legacy:
 		// No timestamps at all: DevTools spreads the samples evenly over the profile.
 		w.Add(fmt.Sprintf("profile %s (pid %d) has no timestamps: its %d samples are spread evenly from startTime to endTime",
-			tr.Strings.Get(a.ID), a.Pid, len(a.Samples)), 1)
-		ts = makeSlice[float64](mem, len(a.Samples), len(a.Samples)+1)
-		step := (endMs - startMs) / float64(len(a.Samples))
+			tr.Strings.Get(a.ID), a.Pid, nIDs), 1)
+		ts = makeSlice[float64](mem, nIDs, nIDs+1)
+		step := (endMs - startMs) / float64(nIDs)
 		for i := range ts {
 			ts[i] = (startMs + float64(i)*step) * 1000
 		}
@@ -293,29 +294,17 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		w.Add(fmt.Sprintf("profile %s (pid %d): %d sample times beyond ±%.0f µs (2^53, where time deltas overflow) clamped to it",
 			tr.Strings.Get(a.ID), a.Pid, far, float64(maxTime)), 1)
 	}
-	if len(a.Samples) != len(ts) {
+	if nIDs != len(ts) {
 		// Only the samples that have a timestamp count (DevTools sorts by the timestamps'
 		// indexes); timestamps without a sample are holes.
 		w.Add(fmt.Sprintf("profile %s (pid %d): %d samples but %d timestamps; the extra %s",
-			tr.Strings.Get(a.ID), a.Pid, len(a.Samples), len(ts), extraWhat(len(a.Samples), len(ts))), 1)
+			tr.Strings.Get(a.ID), a.Pid, nIDs, len(ts), extraWhat(nIDs, len(ts))), 1)
 	}
 	ns := len(ts)
 	samples := makeSlice[int32](mem, ns, ns)
-	unknown := 0
-	for i := range samples {
-		samples[i] = -1
-		if i < len(a.Samples) {
-			samples[i] = modelOf.get(a.Samples[i])
-			if samples[i] < 0 && a.Samples[i] != core.NoNode { // NoNode: counted where it was read
-				unknown++
-			}
-		}
-		if i&0xffff == 0xffff {
-			background.Yield()
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
+	unknown, err := mapSampleIDs(ctx, &tr.Chunks, a, modelOf, samples)
+	if err != nil {
+		return err
 	}
 
 	if unknown > 0 {
@@ -328,7 +317,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	if a.zeroLines {
 		linesLen = a.sizes.lines
 	}
-	if linesLen == len(a.Samples) && linesLen > 0 {
+	if linesLen == nIDs && linesLen > 0 {
 		// The assembled arrays are taken over where they have the right length, the usual case.
 		switch {
 		case a.zeroLines:
@@ -339,7 +328,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 			lines = makeSlice[int32](mem, ns, ns)
 			background.Copy(lines, a.Lines)
 		}
-		if len(a.Columns) == len(a.Samples) {
+		if len(a.Columns) == nIDs {
 			if len(a.Columns) == ns {
 				cols, a.Columns = a.Columns, nil
 			} else {
@@ -387,6 +376,52 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	m.Samples, m.Timestamps = samples, ts
 	m.StartTime, m.EndTime = startMs*1000, endMs*1000
 	return nil
+}
+
+// samplePiece is how many sample ids mapSampleIDs reads from the chunks at a time; a variable so
+// that tests can cut records into many pieces.
+var samplePiece = uint32(1 << 16)
+
+// mapSampleIDs sets samples[i] to the model node of the profile's sample id i, -1 for an id
+// that is no node's and for the samples past the last id, and counts the ids that are neither a
+// node's nor NoNode (which the reader counted already). Streamed ids are read from the chunks in
+// pieces of samplePiece.
+func mapSampleIDs(ctx context.Context, c *core.RawChunks, a *Assembled, modelOf *nodeIndex, samples []int32) (unknown int, err error) {
+	k := 0
+	mapped := func(ids []int64) error {
+		for _, id := range ids[:min(len(ids), len(samples)-k)] {
+			node := modelOf.get(id)
+			if node < 0 && id != core.NoNode {
+				unknown++
+			}
+			samples[k] = node
+			k++
+		}
+		background.Yield()
+		return ctx.Err()
+	}
+	piece := samplePiece
+	if !a.streamSamples {
+		for from := 0; from < len(a.Samples) && k < len(samples); from += int(piece) {
+			if err := mapped(a.Samples[from:min(from+int(piece), len(a.Samples))]); err != nil {
+				return 0, err
+			}
+		}
+	}
+	var ids []int64
+	for _, r := range a.sampleRecords {
+		s := c.Samples[r]
+		for off := uint32(0); off < s.Len && k < len(samples); off += piece {
+			ids = c.SampleIDs.AppendSpan(ids[:0], core.Span{Off: s.Off + off, Len: min(piece, s.Len-off)})
+			if err := mapped(ids); err != nil {
+				return 0, err
+			}
+		}
+	}
+	for ; k < len(samples); k++ {
+		samples[k] = -1
+	}
+	return unknown, nil
 }
 
 func extraWhat(samples, stamps int) string {

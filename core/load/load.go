@@ -198,9 +198,6 @@ func buildProfiles(ctx context.Context, tr *core.Trace, mem *budget) (err error)
 	if err := buildModels(ctx, tr, asm, mem); err != nil {
 		return err
 	}
-	if tr.Kind == core.InputTrace && !keepRawSamples {
-		dropRawPositions(&tr.Chunks, mem)
-	}
 	tr.Stats.Stages = append(tr.Stats.Stages, core.StageTime{Name: "model", Dur: time.Since(t1)})
 	return nil
 }
@@ -222,9 +219,18 @@ func buildModels(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budg
 	if tr.Kind == core.InputTrace {
 		workers = min(modelWorkers(), len(asm))
 	}
+	// Once every profile has copied its lines and columns out of the chunks, a trace lets go of
+	// them: after the last fill, before the models' samples are mapped and sorted.
+	var unfilled atomic.Int32
+	unfilled.Store(int32(len(asm)))
+	filled := func() {
+		if unfilled.Add(-1) == 0 && tr.Kind == core.InputTrace && !keepRawSamples {
+			dropRawPositions(&tr.Chunks, mem)
+		}
+	}
 	if workers <= 1 {
 		for i := range asm {
-			if err := buildOneModel(ctx, tr, &asm[i], &tr.Warnings, mem, &tr.Profiles[i]); err != nil {
+			if err := buildOneModel(ctx, tr, &asm[i], &tr.Warnings, mem, &tr.Profiles[i], filled); err != nil {
 				return err
 			}
 		}
@@ -248,7 +254,7 @@ func buildModels(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budg
 			background.Lower()
 			for k := int(next.Add(1)) - 1; k < len(order) && !failed.Load(); k = int(next.Add(1)) - 1 {
 				i := order[k]
-				if errs[i] = buildOneModel(ctx, tr, &asm[i], &warnings[i], mem, &tr.Profiles[i]); errs[i] != nil {
+				if errs[i] = buildOneModel(ctx, tr, &asm[i], &warnings[i], mem, &tr.Profiles[i], filled); errs[i] != nil {
 					failed.Store(true)
 				}
 			}
@@ -268,15 +274,22 @@ func buildModels(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budg
 
 // buildOneModel builds the model of a into out, collecting its warnings in w, and lets a's raw
 // copy go before the next profile's is made; a load over its budget is returned as an error, as
-// on the load's own goroutine.
-func buildOneModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warnings, mem *budget, out *core.ProfileModel) (err error) {
+// on the load's own goroutine. filled is called once a has copied what it needs from the chunks
+// but the sample ids, which the model reads from them.
+func buildOneModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warnings, mem *budget, out *core.ProfileModel, filled func()) (err error) {
 	defer catchBudget(&err)
+	a.streamSamples = true
 	a.fill(&tr.Chunks, mem, true)
-	if tr.Kind != core.InputTrace && !keepRawSamples {
-		dropRawSamples(&tr.Chunks)
+	bare := tr.Kind != core.InputTrace && !keepRawSamples
+	if bare {
+		dropRawTimes(&tr.Chunks)
 	}
+	filled()
 	m, err := buildModel(ctx, tr, a, w, mem)
 	*a = Assembled{}
+	if bare {
+		dropRawSamples(&tr.Chunks)
+	}
 	if err != nil {
 		return err
 	}
@@ -288,18 +301,24 @@ func buildOneModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Wa
 // built, for the tests that compare DevTools' assembly with ours (Assemble).
 var keepRawSamples = false
 
-// dropRawSamples lets go of the sample ids, time deltas and timestamps of a bare profile's one
-// record once they were copied out to build its model: only a trace's records are read again
-// (by Lighthouse's collection). For a profile that is mostly samples they are 40 % of what the
-// load holds. The record's spans become empty; its Has* flags still say which arrays it had.
-func dropRawSamples(c *core.RawChunks) {
-	c.SampleIDs, c.Deltas, c.Stamps = core.Narrow[int64]{}, core.Narrow[float64]{}, nil
+// dropRawTimes and dropRawSamples let go of the time deltas and timestamps of a bare profile's
+// one record once they were copied out to build its model, and of its sample ids once the model
+// has mapped them: only a trace's records are read again (by Lighthouse's collection). For a
+// profile that is mostly samples they are 40 % of what the load holds. The record's spans
+// become empty; its Has* flags still say which arrays it had.
+func dropRawTimes(c *core.RawChunks) {
+	c.Deltas, c.Stamps = core.Narrow[float64]{}, nil
 	for i := range c.Len() {
-		c.Samples[i], c.TimeDeltas[i], c.ProfileTimeDeltas[i], c.Timestamps[i] = core.Span{}, core.Span{}, core.Span{}, core.Span{}
+		c.TimeDeltas[i], c.ProfileTimeDeltas[i], c.Timestamps[i] = core.Span{}, core.Span{}, core.Span{}
 	}
 }
 
-// dropRawPositions lets go of a trace's per-sample lines and columns once its models hold them
+func dropRawSamples(c *core.RawChunks) {
+	c.SampleIDs = core.Narrow[int64]{}
+	clear(c.Samples)
+}
+
+// dropRawPositions lets go of a trace's per-sample lines and columns once its models have them
 // (ProfileModel.SampleLine): nothing reads them from the chunks again. A sample-heavy trace kept
 // 16 MB of them twice. Where a node has positionTicks (a CpuProfile event may), which the models
 // address in the same arena, it is kept. The records' spans become empty; their Has* flags still

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,5 +109,37 @@ func TestModelsSideBySideOverBudget(t *testing.T) {
 	})
 	if !errors.Is(err, ErrMemoryBudget) {
 		t.Fatalf("want the memory budget's error, got %v", err)
+	}
+}
+
+// The models read their sample ids from the chunks in pieces (mapSampleIDs); pieces of a few ids,
+// cut inside every record, give the models and warnings of one piece per record.
+func TestSampleIDsMappedInPieces(t *testing.T) {
+	for _, name := range []string{"generated/gen-trace-small.json.gz", "upstream/devtools-two-workers.json.gz",
+		"upstream/devtools-large-profile.cpuprofile.gz", "generated/gen-selfprofile-small.json", "upstream/devtools-mainWasm_profile.json.gz"} {
+		t.Run(name, func(t *testing.T) {
+			path := fixtures.Path(t, "fixtures", name)
+			whole, err := File(context.Background(), path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func(p uint32) { samplePiece = p }(samplePiece)
+			samplePiece = 7
+			cut, err := File(context.Background(), path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(whole.Profiles) == 0 || len(cut.Profiles) != len(whole.Profiles) {
+				t.Fatalf("%d profiles, in pieces %d", len(whole.Profiles), len(cut.Profiles))
+			}
+			for i := range whole.Profiles {
+				if a, b := &whole.Profiles[i], &cut.Profiles[i]; len(a.Samples) < 2*7 || !slices.Equal(a.Samples, b.Samples) {
+					t.Errorf("profile %d: %d samples, in pieces %d (equal: %v)", i, len(a.Samples), len(b.Samples), slices.Equal(a.Samples, b.Samples))
+				}
+			}
+			if !slices.Equal(whole.Warnings.Lines(), cut.Warnings.Lines()) {
+				t.Errorf("warnings %v, in pieces %v", whole.Warnings.Lines(), cut.Warnings.Lines())
+			}
+		})
 	}
 }
