@@ -24,7 +24,8 @@ type Assembled struct {
 	StartTime, EndTime float64
 	// Nodes indexes the node columns of Trace.Chunks.
 	Nodes []int32
-	// Samples are node ids; HasSamples is false when the profile has no samples array at all.
+	// Samples are node ids, filled by Assemble only (see sampleRecords); HasSamples is false
+	// when the profile has no samples array at all.
 	Samples    []int64
 	HasSamples bool
 	// TimeDeltas are µs between samples, the first one from StartTime.
@@ -53,20 +54,13 @@ type Assembled struct {
 	// zeroLines (zeroCols) says that Lines (Columns) were left nil by fill although they are on:
 	// no record had any, so they would be a zero per sample.
 	zeroLines, zeroCols bool
-	// streamSamples has fill leave Samples nil and list in sampleRecords the records whose ids
-	// make them, which the model reads from the chunks itself, mapping each to its node as it
-	// goes (modelSamples): as int64s beside the model's own int32s, they were 12 of the 28 bytes
-	// a sample that made the peak of a trace of one long profile.
-	streamSamples bool
+	// sampleRecords are the records whose sample ids, in order, are the profile's (sizes.samples
+	// of them). The model reads them from the chunks itself, mapping each to its node as it goes
+	// (mapSampleIDs): copied out as int64s beside the model's own int32s, they were 12 of the 28
+	// bytes a sample that made the peak of a trace of one long profile. Only Assemble copies them
+	// into Samples (copyIDs).
 	sampleRecords []int32
-}
-
-// sampleCount is the number of the profile's sample ids: Samples', or those of sampleRecords.
-func (a *Assembled) sampleCount() int {
-	if a.streamSamples {
-		return a.sizes.samples
-	}
-	return len(a.Samples)
+	copyIDs       bool
 }
 
 // Assemble runs DevTools' chunk assembly over tr.Chunks and returns one profile per profiled
@@ -77,6 +71,7 @@ func Assemble(tr *core.Trace) []Assembled {
 	var w core.Warnings
 	asm, _ := assemble(context.Background(), tr, &w, nil)
 	for i := range asm {
+		asm[i].copyIDs = true
 		asm[i].fill(&tr.Chunks, nil, false)
 	}
 	return asm
@@ -377,7 +372,7 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 	a.filled = true
 	n := a.sizes
 	a.Samples, a.sampleRecords = nil, nil
-	if !a.streamSamples {
+	if a.copyIDs {
 		a.Samples = makeSlice[int64](mem, 0, n.samples)
 	}
 	// One more delta: the model turns the deltas into its timestamps in place, and adds the end.
@@ -432,11 +427,10 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 	a.chunks = nil
 }
 
-// appendSamples adds record i's sample ids to Samples, or the record to sampleRecords.
+// appendSamples adds record i to sampleRecords, and its sample ids to Samples when copyIDs.
 func (a *Assembled) appendSamples(c *core.RawChunks, i int) {
-	if a.streamSamples {
-		a.sampleRecords = append(a.sampleRecords, int32(i))
-	} else {
+	a.sampleRecords = append(a.sampleRecords, int32(i))
+	if a.copyIDs {
 		a.Samples = c.AppendSamples(a.Samples, i)
 	}
 }

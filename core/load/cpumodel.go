@@ -238,7 +238,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		startMs, endMs = a.StartTime*1000, a.EndTime*1000 // seconds
 	}
 	m.StartTime, m.EndTime = startMs*1000, endMs*1000
-	nIDs := a.sampleCount()
+	nIDs := a.sizes.samples
 	if !a.HasSamples || nIDs == 0 {
 		m.Timestamps = []float64{m.EndTime}
 		return nil
@@ -382,38 +382,26 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 // that tests can cut records into many pieces.
 var samplePiece = uint32(1 << 16)
 
-// mapSampleIDs sets samples[i] to the model node of the profile's sample id i, -1 for an id
-// that is no node's and for the samples past the last id, and counts the ids that are neither a
-// node's nor NoNode (which the reader counted already). Streamed ids are read from the chunks in
-// pieces of samplePiece.
+// mapSampleIDs sets samples[i] to the model node of the profile's sample id i, read from the
+// chunks in pieces of samplePiece, -1 for an id that is no node's and for the samples past the
+// last id, and counts the ids that are neither a node's nor NoNode (which the reader counted).
 func mapSampleIDs(ctx context.Context, c *core.RawChunks, a *Assembled, modelOf *nodeIndex, samples []int32) (unknown int, err error) {
 	k := 0
-	mapped := func(ids []int64) error {
-		for _, id := range ids[:min(len(ids), len(samples)-k)] {
-			node := modelOf.get(id)
-			if node < 0 && id != core.NoNode {
-				unknown++
-			}
-			samples[k] = node
-			k++
-		}
-		background.Yield()
-		return ctx.Err()
-	}
-	piece := samplePiece
-	if !a.streamSamples {
-		for from := 0; from < len(a.Samples) && k < len(samples); from += int(piece) {
-			if err := mapped(a.Samples[from:min(from+int(piece), len(a.Samples))]); err != nil {
-				return 0, err
-			}
-		}
-	}
 	var ids []int64
 	for _, r := range a.sampleRecords {
 		s := c.Samples[r]
-		for off := uint32(0); off < s.Len && k < len(samples); off += piece {
-			ids = c.SampleIDs.AppendSpan(ids[:0], core.Span{Off: s.Off + off, Len: min(piece, s.Len-off)})
-			if err := mapped(ids); err != nil {
+		for off := uint32(0); off < s.Len && k < len(samples); off += samplePiece {
+			ids = c.SampleIDs.AppendSpan(ids[:0], core.Span{Off: s.Off + off, Len: min(samplePiece, s.Len-off)})
+			for _, id := range ids[:min(len(ids), len(samples)-k)] {
+				node := modelOf.get(id)
+				if node < 0 && id != core.NoNode {
+					unknown++
+				}
+				samples[k] = node
+				k++
+			}
+			background.Yield()
+			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
 		}

@@ -278,7 +278,6 @@ func buildModels(ctx context.Context, tr *core.Trace, asm []Assembled, mem *budg
 // but the sample ids, which the model reads from them.
 func buildOneModel(ctx context.Context, tr *core.Trace, a *Assembled, w *core.Warnings, mem *budget, out *core.ProfileModel, filled func()) (err error) {
 	defer catchBudget(&err)
-	a.streamSamples = true
 	a.fill(&tr.Chunks, mem, true)
 	bare := tr.Kind != core.InputTrace && !keepRawSamples
 	if bare {
