@@ -222,12 +222,12 @@ type ProfileModel struct {
 	// Timestamps are µs, len(Samples)+1: the last one is the extrapolated end.
 	Timestamps []float64
 	// SampleLine and SampleColumn are the 1-based script position of each sample's top frame
-	// (a trace's ProfileChunk "lines" and "columns"), parallel to Samples; nil when the profile
+	// (a trace's ProfileChunk "lines" and "columns"), parallel to Samples; empty when the profile
 	// has none, 0 where V8 did not know.
-	SampleLine, SampleColumn []int32
-	// SampleLinesZero says that every sample has line 0 (and column 0) although SampleLine is nil:
-	// the chunks have no lines at all, and a zero per sample would take 8 bytes a sample. A nil
-	// SampleColumn beside a SampleLine likewise means column 0 throughout.
+	SampleLine, SampleColumn SamplePositions
+	// SampleLinesZero says that every sample has line 0 (and column 0) although SampleLine is
+	// empty: the chunks have no lines at all, and a zero per sample would take bytes a sample
+	// for nothing. An empty SampleColumn beside a SampleLine likewise means column 0 throughout.
 	SampleLinesZero bool
 	// SampleTraceIDs maps a trace id (from trace_ids) to a node index, where the profile has them.
 	TraceIDNode map[int64]int32

@@ -342,7 +342,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		mem.charge(int64(len(ts)) * 16) // the pairs stableSortByTime sorts
 		stableSortByTime(samples, ts, lines, cols)
 	}
-	m.SampleLine, m.SampleColumn = lines, cols
+	m.SampleLine, m.SampleColumn = narrowPositions(mem, lines), narrowPositions(mem, cols)
 
 	if ns == 0 {
 		m.Timestamps = []float64{m.EndTime}
@@ -376,6 +376,22 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	m.Samples, m.Timestamps = samples, ts
 	m.StartTime, m.EndTime = startMs*1000, endMs*1000
 	return nil
+}
+
+// narrowPositions keeps a model's lines or columns in 2 bytes a value where they all fit, letting
+// vs go; a sample-heavy trace kept 4 bytes a sample of each. (The narrow copy is made per
+// profile, after its sort, so that a trace of many profiles holds at most one wide column at a
+// time.)
+func narrowPositions(mem *budget, vs []int32) core.SamplePositions {
+	if vs == nil {
+		return core.SamplePositions{}
+	}
+	if !core.PositionsFit(vs) {
+		return core.SamplePositions{Wide: vs}
+	}
+	p := core.NarrowPositions(vs, makeSlice[uint16](mem, len(vs), len(vs)))
+	mem.release(4 * int64(cap(vs)))
+	return p
 }
 
 // samplePiece is how many sample ids mapSampleIDs reads from the chunks at a time; a variable so

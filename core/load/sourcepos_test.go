@@ -42,11 +42,11 @@ func TestSampleLinesSortedWithSamples(t *testing.T) {
 ],"metadata":{"sourceMaps":[{"url":"a.js","sourceMap":{"version":3}}]}}`)
 	p := &tr.Profiles[0]
 	// Times: 110, 130, 105, 135 → sorted 105 (13), 110 (11), 130 (12), 135 (14).
-	if want := []int32{13, 11, 12, 14}; !slices.Equal(p.SampleLine, want) {
-		t.Errorf("lines %v, want %v (timestamps %v)", p.SampleLine, want, p.Timestamps)
+	if want := []int32{13, 11, 12, 14}; !slices.Equal(p.SampleLine.Values(), want) {
+		t.Errorf("lines %v, want %v (timestamps %v)", p.SampleLine.Values(), want, p.Timestamps)
 	}
-	if want := []int32{3, 1, 2, 4}; !slices.Equal(p.SampleColumn, want) {
-		t.Errorf("columns %v, want %v", p.SampleColumn, want)
+	if want := []int32{3, 1, 2, 4}; !slices.Equal(p.SampleColumn.Values(), want) {
+		t.Errorf("columns %v, want %v", p.SampleColumn.Values(), want)
 	}
 	if string(tr.Metadata) != `{"sourceMaps":[{"url":"a.js","sourceMap":{"version":3}}]}` {
 		t.Errorf("metadata %q", tr.Metadata)
@@ -86,8 +86,8 @@ func TestChunksWithoutLinesKeepNoZeros(t *testing.T) {
 	}
 	tr := mustLoad(t, trace(""))
 	p := &tr.Profiles[0]
-	if !p.SampleLinesZero || p.SampleLine != nil || p.SampleColumn != nil {
-		t.Errorf("no lines: flag %v, lines %v, columns %v; want the flag alone", p.SampleLinesZero, p.SampleLine, p.SampleColumn)
+	if !p.SampleLinesZero || p.SampleLine.Len() != 0 || p.SampleColumn.Len() != 0 {
+		t.Errorf("no lines: flag %v, lines %v, columns %v; want the flag alone", p.SampleLinesZero, p.SampleLine.Values(), p.SampleColumn.Values())
 	}
 	if a := Assemble(tr); len(a) != 1 || !slices.Equal(a[0].Lines, []int32{0, 0, 0}) || !slices.Equal(a[0].Columns, []int32{0, 0, 0}) {
 		t.Errorf("Assemble without lines: %+v, want three zero lines and columns", a)
@@ -95,8 +95,8 @@ func TestChunksWithoutLinesKeepNoZeros(t *testing.T) {
 
 	tr = mustLoad(t, trace(`,"lines":[7,8],"columns":[3,4]`))
 	p = &tr.Profiles[0]
-	if p.SampleLinesZero || !slices.Equal(p.SampleLine, []int32{7, 8, 0}) || !slices.Equal(p.SampleColumn, []int32{3, 4, 0}) {
-		t.Errorf("lines in one chunk: flag %v, lines %v, columns %v; want 7 8 0 and 3 4 0", p.SampleLinesZero, p.SampleLine, p.SampleColumn)
+	if p.SampleLinesZero || !slices.Equal(p.SampleLine.Values(), []int32{7, 8, 0}) || !slices.Equal(p.SampleColumn.Values(), []int32{3, 4, 0}) {
+		t.Errorf("lines in one chunk: flag %v, lines %v, columns %v; want 7 8 0 and 3 4 0", p.SampleLinesZero, p.SampleLine.Values(), p.SampleColumn.Values())
 	}
 }
 
@@ -106,8 +106,8 @@ func TestTraceRawPositionsDroppedAfterModels(t *testing.T) {
 	chunks := `{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":100,"id":"0x1","args":{"data":{"startTime":100}}},
 {"ph":"P","name":"ProfileChunk","pid":1,"tid":1,"ts":101,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"a.js"}}],"samples":[2,2]},"timeDeltas":[10,20],"lines":[11,12],"columns":[1,2]}}}`
 	tr := mustLoad(t, `{"traceEvents":[`+chunks+`]}`)
-	if p := &tr.Profiles[0]; !slices.Equal(p.SampleLine, []int32{11, 12}) || !slices.Equal(p.SampleColumn, []int32{1, 2}) {
-		t.Errorf("model lines %v, columns %v", p.SampleLine, p.SampleColumn)
+	if p := &tr.Profiles[0]; !slices.Equal(p.SampleLine.Values(), []int32{11, 12}) || !slices.Equal(p.SampleColumn.Values(), []int32{1, 2}) {
+		t.Errorf("model lines %v, columns %v", p.SampleLine.Values(), p.SampleColumn.Values())
 	}
 	if c := &tr.Chunks; c.Positions != nil || slices.ContainsFunc(c.Lines, func(s core.Span) bool { return s.Len > 0 }) {
 		t.Errorf("raw positions kept: %v, line spans %v", c.Positions, c.Lines)
@@ -131,5 +131,20 @@ func TestTraceRawPositionsDroppedAfterModels(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the CpuProfile event's positionTicks were lost")
+	}
+}
+
+// A model keeps its lines and columns in 2 bytes a sample where they fit, and whole where a value
+// does not (a minified bundle's columns).
+func TestSamplePositionsNarrowedWhereTheyFit(t *testing.T) {
+	tr := mustLoad(t, `{"traceEvents":[
+{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":100,"id":"0x1","args":{"data":{"startTime":100}}},
+{"ph":"P","name":"ProfileChunk","pid":1,"tid":1,"ts":101,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"f","url":"a.js"}}],"samples":[2,2,2]},"timeDeltas":[10,20,5],"lines":[1,65535,3],"columns":[70000,2,-1]}}}]}`)
+	p := &tr.Profiles[0]
+	if p.SampleLine.Narrow == nil || !slices.Equal(p.SampleLine.Values(), []int32{1, 65535, 3}) {
+		t.Errorf("lines: narrow %v, values %v", p.SampleLine.Narrow, p.SampleLine.Values())
+	}
+	if p.SampleColumn.Wide == nil || !slices.Equal(p.SampleColumn.Values(), []int32{70000, 2, -1}) {
+		t.Errorf("columns: wide %v, values %v", p.SampleColumn.Wide, p.SampleColumn.Values())
 	}
 }

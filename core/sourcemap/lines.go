@@ -75,9 +75,10 @@ func Lines(tr *core.Trace, set *Set, p *core.ProfileModel, isFunc func(core.Fram
 		lt.Samples += samples
 	}
 
-	if p.SampleLine != nil || p.SampleLinesZero {
+	lines, cols := p.SampleLine.Len(), p.SampleColumn.Len()
+	if lines > 0 || p.SampleLinesZero {
 		for i, node := range p.Samples {
-			if node < 0 || int(node) >= len(p.NodeFrame) || (p.SampleLine != nil && i >= len(p.SampleLine)) {
+			if node < 0 || int(node) >= len(p.NodeFrame) || (lines > 0 && i >= lines) {
 				continue
 			}
 			f := p.NodeFrame[node]
@@ -85,11 +86,11 @@ func Lines(tr *core.Trace, set *Set, p *core.ProfileModel, isFunc func(core.Fram
 				continue
 			}
 			line, col := int32(0), int32(0)
-			if p.SampleLine != nil {
-				line = p.SampleLine[i]
+			if lines > 0 {
+				line = p.SampleLine.At(i)
 			}
-			if i < len(p.SampleColumn) {
-				col = p.SampleColumn[i]
+			if i < cols {
+				col = p.SampleColumn.At(i)
 			}
 			add(f, line, col, p.Timestamps[i+1]-p.Timestamps[i], 1)
 		}

@@ -22,14 +22,14 @@ func TestZeroLinesFlagReadsAsZeros(t *testing.T) {
 	checked := 0
 	for i := range tr.Profiles {
 		p := &tr.Profiles[i]
-		if !p.SampleLinesZero || p.SampleLine != nil || p.SampleColumn != nil {
+		if !p.SampleLinesZero || p.SampleLine.Len() != 0 || p.SampleColumn.Len() != 0 {
 			t.Fatalf("profile %d: zero-lines flag %v, %d lines, %d columns: want the flag alone",
-				i, p.SampleLinesZero, len(p.SampleLine), len(p.SampleColumn))
+				i, p.SampleLinesZero, p.SampleLine.Len(), p.SampleColumn.Len())
 		}
 		zeros := *p
 		zeros.SampleLinesZero = false
-		zeros.SampleLine = make([]int32, len(p.Samples))
-		zeros.SampleColumn = make([]int32, len(p.Samples))
+		zeros.SampleLine = core.SamplePositions{Wide: make([]int32, len(p.Samples))}
+		zeros.SampleColumn = core.SamplePositions{Wide: make([]int32, len(p.Samples))}
 		for _, f := range p.NodeFrame {
 			if f == core.NoFrame {
 				continue
