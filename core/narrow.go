@@ -16,18 +16,28 @@ import (
 // Wide, at the positions WideAt lists, and Small holds NarrowEscape there. It holds no pointers.
 // Append with NarrowInt or NarrowFloat; read with At or AppendSpan.
 //
-// Once every value is in, Halve may move Small into Half, 2 bytes a value, each an offset from
-// HalfBias: a sample-heavy trace (5 million samples in 55 MB of JSON) kept more bytes in these
-// arenas, with their growth's spare room, than its whole JSON took.
+// An arena is halved while Small is nil: Half then holds the values in 2 bytes each, offsets
+// from HalfBias, and the values outside 16 bits of it are in Wide as well. A sample-heavy trace
+// (5 million samples in 55 MB of JSON) kept more bytes in these arenas, with their growth's spare
+// room, than its whole JSON took. core/load fills an arena halved around AppendBias, widens it
+// into Small once the escapes cost more than they save (Widen), and may halve a widened one again
+// around a better bias once every value is in (HalfPlan, Halve).
 type Narrow[T int64 | float64] struct {
 	Small  []int32
 	WideAt []uint32 // ascending positions in Small (or Half) of the values in Wide
 	Wide   []T
-	// Half, when not nil, holds the values instead of Small: HalfBias plus the int16, or
-	// halfEscape where the value is in Wide.
+	// Half holds the values while Small is nil: HalfBias plus the int16, or HalfEscape where the
+	// value is in Wide.
 	Half     []int16
 	HalfBias int64
 }
+
+// AppendBias is the bias of an arena halved as it fills: offsets 0..65534, where sample node ids
+// and time deltas nearly all fall.
+const AppendBias = math.MaxInt16
+
+// HalfEscape marks a position of Half whose value is in Wide.
+const HalfEscape = math.MinInt16
 
 // NarrowEscape marks a position of Small whose value is in Wide.
 const NarrowEscape = math.MinInt32
@@ -49,12 +59,9 @@ func NarrowFloat(v float64) (int32, bool) {
 	return int32(v), true
 }
 
-// halfEscape marks a position of Half whose value is in Wide.
-const halfEscape = math.MinInt16
-
 // Len is the number of values.
 func (n *Narrow[T]) Len() int {
-	if n.Half != nil {
+	if n.Small == nil {
 		return len(n.Half)
 	}
 	return len(n.Small)
@@ -62,8 +69,8 @@ func (n *Narrow[T]) Len() int {
 
 // At is value i.
 func (n *Narrow[T]) At(i int) T {
-	if n.Half != nil {
-		if h := n.Half[i]; h != halfEscape {
+	if n.Small == nil {
+		if h := n.Half[i]; h != HalfEscape {
 			return T(n.HalfBias + int64(h))
 		}
 	} else if s := n.Small[i]; s != NarrowEscape {
@@ -76,9 +83,9 @@ func (n *Narrow[T]) At(i int) T {
 // AppendSpan appends the values s addresses to dst.
 func (n *Narrow[T]) AppendSpan(dst []T, s Span) []T {
 	k, _ := slices.BinarySearch(n.WideAt, s.Off)
-	if n.Half != nil {
+	if n.Small == nil {
 		for _, h := range n.Half[s.Off : s.Off+s.Len] {
-			if h != halfEscape {
+			if h != HalfEscape {
 				dst = append(dst, T(n.HalfBias+int64(h)))
 				continue
 			}
@@ -100,7 +107,7 @@ func (n *Narrow[T]) AppendSpan(dst []T, s Span) []T {
 
 // Truncate keeps the first m values.
 func (n *Narrow[T]) Truncate(m int) {
-	if n.Half != nil {
+	if n.Small == nil {
 		n.Half = n.Half[:m]
 	} else {
 		n.Small = n.Small[:m]
@@ -111,10 +118,11 @@ func (n *Narrow[T]) Truncate(m int) {
 
 // HalfPlan tells whether Halve would make the arena smaller, and with which bias: ok when the
 // values of Small that fall outside 16 bits around bias, each of which moves into Wide at 12
-// bytes, are few enough that the arena ends up below what Small holds now, spare room included.
-// escapes counts them. The bias centres a window of 65535 values on where most values are.
+// bytes, are few enough that the arena ends up below 4 bytes a value. escapes counts them. (The
+// spare room is not counted: the choice must depend on the values alone, so that a load read on
+// lanes, whose arenas grow otherwise, chooses as one read in one pass.) The bias centres a window of 65535 values on where most values are.
 func (n *Narrow[T]) HalfPlan() (bias int64, escapes int, ok bool) {
-	if n.Half != nil || len(n.Small) == 0 {
+	if len(n.Small) == 0 {
 		return 0, 0, false
 	}
 	// NarrowEscape is int32's least value: it only lowers lo, which is found again without it
@@ -144,11 +152,41 @@ func (n *Narrow[T]) HalfPlan() (bias int64, escapes int, ok bool) {
 		}
 	}
 	wideEntry := int(unsafe.Sizeof(uint32(0)) + unsafe.Sizeof(*new(T)))
-	return bias, escapes, 2*len(n.Small)+wideEntry*escapes < 4*cap(n.Small)
+	return bias, escapes, 2*len(n.Small)+wideEntry*escapes < 4*len(n.Small)
 }
 
-// fitsHalf tells whether an offset from the bias has its own int16 (not halfEscape).
-func fitsHalf(d int64) bool { return uint64(d-halfEscape-1) <= 2*math.MaxInt16 }
+// HalfOf is what Half keeps for s, a value that fits Small, and whether it can (false: the value
+// goes to Wide).
+func (n *Narrow[T]) HalfOf(s int32) (int16, bool) {
+	d := int64(s) - n.HalfBias
+	return int16(d), fitsHalf(d)
+}
+
+// Widen moves a halved arena's values into small, which must have room for Len() of them; fit
+// tells which of the values in Wide then fit Small, which leave Wide.
+func (n *Narrow[T]) Widen(fit func(T) (int32, bool), small []int32) {
+	small = small[:len(n.Half)]
+	k, w := 0, 0
+	for i, h := range n.Half {
+		if h != HalfEscape {
+			small[i] = int32(n.HalfBias + int64(h))
+			continue
+		}
+		v := n.Wide[k]
+		k++
+		if s, ok := fit(v); ok {
+			small[i] = s
+			continue
+		}
+		small[i] = NarrowEscape
+		n.WideAt[w], n.Wide[w] = uint32(i), v
+		w++
+	}
+	*n = Narrow[T]{Small: small, WideAt: n.WideAt[:w], Wide: n.Wide[:w]}
+}
+
+// fitsHalf tells whether an offset from the bias has its own int16 (not HalfEscape).
+func fitsHalf(d int64) bool { return uint64(d-HalfEscape-1) <= 2*math.MaxInt16 }
 
 // busiestWindow returns the bias whose window of 16-bit offsets holds about the most values of
 // small in lo..hi, those outside it being the escapes: a histogram of 256 bins, slid one bin at a
@@ -200,7 +238,7 @@ func (n *Narrow[T]) Halve(bias int64, half []int16, wideAt []uint32, wide []T) {
 			half[i] = int16(d)
 			continue
 		}
-		half[i] = halfEscape
+		half[i] = HalfEscape
 		wideAt = append(wideAt, uint32(i))
 		if v == NarrowEscape {
 			wide = append(wide, n.Wide[k])

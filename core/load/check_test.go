@@ -155,8 +155,8 @@ func checkNarrow[T int64 | float64](n *core.Narrow[T], fit func(T) (int32, bool)
 	// Halved (core.Narrow.Halve), a value is wide when it does not fit Small or is outside the
 	// 16 bits around HalfBias.
 	escaped, fits := func(i int) bool { return n.Small[i] == core.NarrowEscape }, fit
-	if n.Half != nil {
-		escaped = func(i int) bool { return n.Half[i] == math.MinInt16 }
+	if n.Small == nil {
+		escaped = func(i int) bool { return n.Half[i] == core.HalfEscape }
 		fits = func(v T) (int32, bool) {
 			s, ok := fit(v)
 			d := int64(s) - n.HalfBias

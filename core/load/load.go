@@ -332,11 +332,13 @@ func dropRawPositions(c *core.RawChunks, mem *budget) {
 	clear(c.Columns)
 }
 
-// halveRawSamples moves the sample ids and time deltas that a trace keeps for Lighthouse into 2
-// bytes a value where that makes them smaller (core.Narrow.Halve): of a sample-heavy trace's
-// memory they were the largest part, with their growth's spare room. It runs before the models
-// are built, whose columns then take the room it frees; an arena that would not get smaller
-// halved still gives back its spare room. The two arenas are halved side by side.
+// halveRawSamples gives the sample ids and time deltas that a trace keeps for Lighthouse a second
+// chance at 2 bytes a value: the reader fills them halved around AppendBias (pushNarrow), and
+// widens one whose values fall outside that window too often, as the ids of a profile of more
+// than 65535 nodes do; such an arena is halved again around where most of its values are
+// (core.Narrow.Halve) when that makes it smaller, else it gives back its growth's spare room.
+// It runs before the models are built, whose columns then take the room it frees; the two
+// arenas are done side by side.
 func halveRawSamples(c *core.RawChunks, mem *budget) error {
 	idsDone := make(chan error, 1)
 	go func() {
@@ -354,6 +356,9 @@ func halveNarrow[T int64 | float64](n *core.Narrow[T], mem *budget) (err error) 
 	defer catchBudget(&err)
 	var zero T
 	wideEntry := int64(unsafe.Sizeof(uint32(0)) + unsafe.Sizeof(zero))
+	if n.Small == nil { // halved as it filled
+		return nil
+	}
 	bias, escapes, ok := n.HalfPlan()
 	if !ok {
 		if spare := cap(n.Small) - len(n.Small); spare > len(n.Small)/8 {

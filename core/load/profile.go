@@ -625,17 +625,59 @@ func narrowInto[T int64 | float64](l *loader, dst *core.Narrow[T], vs []T, fit f
 		return core.Span{}, l.arenaFull()
 	}
 	span := core.Span{Off: uint32(dst.Len()), Len: uint32(len(vs))}
-	dst.Small = grow(l.mem, dst.Small, len(vs))
+	if dst.Small == nil {
+		dst.Half = grow(l.mem, dst.Half, len(vs))
+	} else {
+		dst.Small = grow(l.mem, dst.Small, len(vs))
+	}
 	for _, v := range vs {
-		small, ok := fit(v)
-		if !ok {
-			dst.WideAt = push(l.mem, dst.WideAt, uint32(len(dst.Small)))
-			dst.Wide = push(l.mem, dst.Wide, v)
-			small = core.NarrowEscape
-		}
-		dst.Small = append(dst.Small, small)
+		pushNarrow(l.mem, dst, v, fit)
 	}
 	return span, nil
+}
+
+// widenCheck is how often, in values, a halved arena checks whether it should be widened. The
+// check sees only the arena's first values, a multiple of widenCheck, so that an arena filled in
+// one pass and one merged from lanes (split_chunks.go) are widened at the same value.
+const widenCheck = 1 << 12
+
+// pushNarrow appends v to n: halved while n is (around AppendBias, set by the first value), and
+// widened (core.Narrow.Widen) at a check where its escapes, 12 bytes each, cost more than the 2
+// bytes a value that halving saves (a profile of more than 65535 nodes, say). Once widened, an
+// arena stays so.
+func pushNarrow[T int64 | float64](mem *budget, n *core.Narrow[T], v T, fit func(T) (int32, bool)) {
+	s, ok := fit(v)
+	if n.Small != nil {
+		if !ok {
+			n.WideAt = push(mem, n.WideAt, uint32(len(n.Small)))
+			n.Wide = push(mem, n.Wide, v)
+			s = core.NarrowEscape
+		}
+		n.Small = push(mem, n.Small, s)
+		return
+	}
+	if len(n.Half) == 0 {
+		n.HalfBias = core.AppendBias
+	}
+	h, half := n.HalfOf(s)
+	if !ok || !half {
+		n.WideAt = push(mem, n.WideAt, uint32(len(n.Half)))
+		n.Wide = push(mem, n.Wide, v)
+		h = core.HalfEscape
+	}
+	n.Half = push(mem, n.Half, h)
+	checkWiden(mem, n, fit)
+}
+
+// checkWiden widens a halved arena whose length is at a check (widenCheck) and whose escapes
+// cost more than halving saves.
+func checkWiden[T int64 | float64](mem *budget, n *core.Narrow[T], fit func(T) (int32, bool)) {
+	if len(n.Half)%widenCheck != 0 || 6*len(n.Wide) <= len(n.Half) {
+		return
+	}
+	half := int64(cap(n.Half)) * 2
+	n.Widen(fit, makeSlice[int32](mem, len(n.Half), max(cap(n.Half), len(n.Half))))
+	mem.release(half)
 }
 
 // largeScratch is the size, in elements, above which intoNarrow lets its scratch go: a trace's

@@ -28,13 +28,21 @@ func resetChunks(c *core.RawChunks) {
 		NodeID:   c.NodeID[:0], NodeParent: c.NodeParent[:0], NodeFrame: c.NodeFrame[:0], NodeFlags: c.NodeFlags[:0],
 		NodeChildren: c.NodeChildren[:0], NodeTicks: c.NodeTicks[:0],
 		Children:    append(c.Children[:0], 0),
-		SampleIDs:   core.Narrow[int64]{Small: append(c.SampleIDs.Small[:0], 0), WideAt: c.SampleIDs.WideAt[:0], Wide: c.SampleIDs.Wide[:0]},
-		Deltas:      core.Narrow[float64]{Small: append(c.Deltas.Small[:0], 0), WideAt: c.Deltas.WideAt[:0], Wide: c.Deltas.Wide[:0]},
+		SampleIDs:   resetNarrow(&c.SampleIDs),
+		Deltas:      resetNarrow(&c.Deltas),
 		Stamps:      append(c.Stamps[:0], 0),
 		Positions:   append(c.Positions[:0], 0),
 		TraceIDKey:  append(c.TraceIDKey[:0], 0),
 		TraceIDNode: append(c.TraceIDNode[:0], 0),
 	}
+}
+
+// resetNarrow empties a lane's arena as resetChunks does, halved again unless it was widened.
+func resetNarrow[T int64 | float64](n *core.Narrow[T]) core.Narrow[T] {
+	if n.Small != nil {
+		return core.Narrow[T]{Small: append(n.Small[:0], 0), WideAt: n.WideAt[:0], Wide: n.Wide[:0]}
+	}
+	return core.Narrow[T]{Half: append(n.Half[:0], 0), HalfBias: core.AppendBias, WideAt: n.WideAt[:0], Wide: n.Wide[:0]}
 }
 
 // chunkEnd is where the next record's data would begin.
@@ -117,8 +125,8 @@ func (sp *splitter) mergeRecord(ln *lane, r int, from, to chunkMark) {
 		}
 	}
 	dst.Children = appendRange(mem, dst.Children, src.Children[from.children:to.children])
-	appendNarrow(mem, &dst.SampleIDs, &src.SampleIDs, from.samples, to.samples)
-	appendNarrow(mem, &dst.Deltas, &src.Deltas, from.deltas, to.deltas)
+	appendNarrow(mem, &dst.SampleIDs, &src.SampleIDs, from.samples, to.samples, core.NarrowInt)
+	appendNarrow(mem, &dst.Deltas, &src.Deltas, from.deltas, to.deltas, core.NarrowFloat)
 	dst.Stamps = appendRange(mem, dst.Stamps, src.Stamps[from.stamps:to.stamps])
 	dst.Positions = appendRange(mem, dst.Positions, src.Positions[from.positions:to.positions])
 	dst.TraceIDKey = appendRange(mem, dst.TraceIDKey, src.TraceIDKey[from.traceIDs:to.traceIDs])
@@ -143,13 +151,37 @@ func appendRange[T any](b *budget, dst, vs []T) []T {
 	return dst
 }
 
-// appendNarrow appends src's values [from, to) to dst.
-func appendNarrow[T int64 | float64](b *budget, dst, src *core.Narrow[T], from, to int) {
-	shift := uint32(dst.Len() - from)
-	dst.Small = appendRange(b, dst.Small, src.Small[from:to])
+// appendNarrow appends src's values [from, to) to dst as reading them in one pass would have
+// (pushNarrow): a copy of each stretch up to dst's next widening check where both are halved
+// around one bias, else value by value.
+func appendNarrow[T int64 | float64](b *budget, dst, src *core.Narrow[T], from, to int, fit func(T) (int32, bool)) {
 	k, _ := slices.BinarySearch(src.WideAt, uint32(from))
-	for ; k < len(src.WideAt) && int(src.WideAt[k]) < to; k++ {
-		dst.WideAt = push(b, dst.WideAt, src.WideAt[k]+shift)
-		dst.Wide = push(b, dst.Wide, src.Wide[k])
+	for i := from; i < to; {
+		if dst.Small == nil && src.Small == nil && (dst.Len() == 0 || dst.HalfBias == src.HalfBias) {
+			if dst.Len() == 0 {
+				dst.HalfBias = src.HalfBias
+			}
+			next := min(to, i+widenCheck-dst.Len()%widenCheck)
+			shift := uint32(dst.Len() - i)
+			dst.Half = appendRange(b, dst.Half, src.Half[i:next])
+			for ; k < len(src.WideAt) && int(src.WideAt[k]) < next; k++ {
+				dst.WideAt = push(b, dst.WideAt, src.WideAt[k]+shift)
+				dst.Wide = push(b, dst.Wide, src.Wide[k])
+			}
+			checkWiden(b, dst, fit)
+			i = next
+			continue
+		}
+		var v T
+		if src.Small != nil && src.Small[i] != core.NarrowEscape {
+			v = T(src.Small[i])
+		} else if src.Small == nil && src.Half[i] != core.HalfEscape {
+			v = T(src.HalfBias + int64(src.Half[i]))
+		} else {
+			v = src.Wide[k]
+			k++
+		}
+		pushNarrow(b, dst, v, fit)
+		i++
 	}
 }

@@ -234,3 +234,45 @@ func FuzzSplit(f *testing.F) {
 		sameLoad(t, one, split, oneErr, splitErr)
 	})
 }
+
+// TestSplitWidensAsOnePass: a profile whose later chunks sample nodes with ids past 65535 widens
+// its halved sample ids at a check partway (pushNarrow), and a trace read on lanes, whose own
+// arenas widen elsewhere or not at all, must widen the load's at the same value.
+func TestSplitWidensAsOnePass(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"traceEvents":[` + "\n")
+	b.WriteString(`{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":100,"id":"0x1","args":{"data":{"startTime":100}}}`)
+	nodes := `{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"f"}},` +
+		`{"id":100000,"parent":1,"callFrame":{"functionName":"g"}}`
+	for c := range 60 {
+		var ids, deltas []string
+		for i := range 300 {
+			id := "2"
+			if c >= 20 && i%2 == 0 { // past chunk 20, half the samples escape 16 bits
+				id = "100000"
+			}
+			ids, deltas = append(ids, id), append(deltas, fmt.Sprint(100+i%7))
+		}
+		data := `"cpuProfile":{"samples":[` + strings.Join(ids, ",") + `]},"timeDeltas":[` + strings.Join(deltas, ",") + `]`
+		if c == 0 {
+			data = `"cpuProfile":{"nodes":[` + nodes + `],"samples":[` + strings.Join(ids, ",") + `]},"timeDeltas":[` + strings.Join(deltas, ",") + `]`
+		}
+		fmt.Fprintf(&b, ",\n"+`{"ph":"P","name":"ProfileChunk","pid":1,"tid":1,"ts":%d,"id":"0x1","args":{"data":{%s}}}`, 200+c, data)
+	}
+	b.WriteString("\n]}\n")
+	data := []byte(b.String())
+	var one *core.Trace
+	withLanes(0, 0, 0, func() {
+		var err error
+		if one, err = loadBytes(data); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// The ids widened (and no window holds both values); the deltas stayed halved.
+	if c := &one.Chunks; c.SampleIDs.Len() != 18000 || c.SampleIDs.Small == nil || len(c.SampleIDs.Wide) != 0 ||
+		c.Deltas.Small != nil || len(c.Deltas.Wide) != 0 {
+		t.Errorf("%d ids (halved %v, %d wide), deltas halved %v with %d wide", c.SampleIDs.Len(), c.SampleIDs.Small == nil,
+			len(c.SampleIDs.Wide), c.Deltas.Small == nil, len(c.Deltas.Wide))
+	}
+	compareSplit(t, data)
+}
