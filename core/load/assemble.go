@@ -61,6 +61,10 @@ type Assembled struct {
 	// into Samples (copyIDs).
 	sampleRecords []int32
 	copyIDs       bool
+	// lines16 and cols16 hold the lines (columns) instead of Lines (Columns) where every one of
+	// the profile's fits 2 bytes (core.SamplePositions), as the model keeps them; only the load's
+	// fill makes them (not Assemble's).
+	lines16, cols16 []uint16
 }
 
 // Assemble runs DevTools' chunk assembly over tr.Chunks and returns one profile per profiled
@@ -381,23 +385,54 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 		a.zeroLines = a.linesOn && !a.anyRecord(c.HasLines)
 		a.zeroCols = a.colsOn && !a.anyRecord(c.HasColumns)
 	}
-	a.Lines, a.Columns = nil, nil
+	a.Lines, a.Columns, a.lines16, a.cols16 = nil, nil, nil, nil
+	linesNarrow, colsNarrow := false, false
 	if a.linesOn = a.linesOn && !a.zeroLines; a.linesOn {
-		a.Lines = makeSlice[int32](mem, 0, n.lines)
+		if linesNarrow = !a.copyIDs && a.positionsFit(c, c.HasLines, c.Lines); linesNarrow {
+			a.lines16 = makeSlice[uint16](mem, 0, n.lines)
+		} else {
+			a.Lines = makeSlice[int32](mem, 0, n.lines)
+		}
 	}
 	if a.colsOn = a.colsOn && !a.zeroCols; a.colsOn {
-		a.Columns = makeSlice[int32](mem, 0, n.columns)
+		if colsNarrow = !a.copyIDs && a.positionsFit(c, c.HasColumns, c.Columns); colsNarrow {
+			a.cols16 = makeSlice[uint16](mem, 0, n.columns)
+		} else {
+			a.Columns = makeSlice[int32](mem, 0, n.columns)
+		}
+	}
+	addLines := func(i int, has bool, samples int) {
+		switch {
+		case !a.linesOn:
+		case linesNarrow && has:
+			a.lines16 = appendNarrowPositions(a.lines16, spanInt32s(c, c.Lines[i]))
+		case linesNarrow:
+			a.lines16 = append(a.lines16, make([]uint16, samples)...)
+		case has:
+			a.Lines = append(a.Lines, spanInt32s(c, c.Lines[i])...)
+		default:
+			a.Lines = append(a.Lines, make([]int32, samples)...)
+		}
+	}
+	addCols := func(i int, has bool, samples int) {
+		switch {
+		case !a.colsOn:
+		case colsNarrow && has:
+			a.cols16 = appendNarrowPositions(a.cols16, spanInt32s(c, c.Columns[i]))
+		case colsNarrow:
+			a.cols16 = append(a.cols16, make([]uint16, samples)...)
+		case has:
+			a.Columns = append(a.Columns, spanInt32s(c, c.Columns[i])...)
+		default:
+			a.Columns = append(a.Columns, make([]int32, samples)...)
+		}
 	}
 	if w := int(a.whole); w >= 0 {
 		a.appendSamples(c, w)
 		a.TimeDeltas = c.AppendProfileTimeDeltas(a.TimeDeltas, w)
 		a.Timestamps = clone(mem, c.TimestampsOf(w))
-		if a.linesOn {
-			a.Lines = append(a.Lines, spanInt32s(c, c.Lines[w])...)
-		}
-		if a.colsOn {
-			a.Columns = append(a.Columns, spanInt32s(c, c.Columns[w])...)
-		}
+		addLines(w, true, 0)
+		addCols(w, true, 0)
 	}
 	for _, k := range a.chunks {
 		background.Yield()
@@ -409,20 +444,8 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 		if a.HasTimeDeltas {
 			a.TimeDeltas = c.AppendTimeDeltas(a.TimeDeltas, i)
 		}
-		if a.linesOn {
-			if c.HasLines[i] {
-				a.Lines = append(a.Lines, spanInt32s(c, c.Lines[i])...)
-			} else {
-				a.Lines = append(a.Lines, make([]int32, samples)...)
-			}
-		}
-		if a.colsOn {
-			if c.HasColumns[i] {
-				a.Columns = append(a.Columns, spanInt32s(c, c.Columns[i])...)
-			} else {
-				a.Columns = append(a.Columns, make([]int32, samples)...)
-			}
-		}
+		addLines(i, c.HasLines[i], samples)
+		addCols(i, c.HasColumns[i], samples)
 	}
 	a.chunks = nil
 }
@@ -433,6 +456,29 @@ func (a *Assembled) appendSamples(c *core.RawChunks, i int) {
 	if a.copyIDs {
 		a.Samples = c.AppendSamples(a.Samples, i)
 	}
+}
+
+// positionsFit says whether the lines (or columns: has and spans are RawChunks' HasLines and Lines,
+// or HasColumns and Columns) of the profile's records all fit 2 bytes; a record without them
+// adds zeros, which do.
+func (a *Assembled) positionsFit(c *core.RawChunks, has []bool, spans []core.Span) bool {
+	if a.whole >= 0 && !core.PositionsFit(spanInt32s(c, spans[a.whole])) {
+		return false
+	}
+	for _, k := range a.chunks {
+		if has[k] && !core.PositionsFit(spanInt32s(c, spans[k])) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendNarrowPositions appends vs, which fit 2 bytes each, to dst.
+func appendNarrowPositions(dst []uint16, vs []int32) []uint16 {
+	for _, v := range vs {
+		dst = append(dst, uint16(v))
+	}
+	return dst
 }
 
 // anyRecord says whether has (RawChunks.HasLines or HasColumns) is true for a record of the profile.

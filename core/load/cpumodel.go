@@ -312,37 +312,31 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 			tr.Strings.Get(a.ID), a.Pid, unknown), 1)
 	}
 	// Per-sample positions, where every sample has one (a trace's chunks carry them).
-	var lines, cols []int32
-	linesLen := len(a.Lines)
+	var lines, cols positionColumn
+	assembledLines := positionColumn{wide: a.Lines, narrow: a.lines16}
+	assembledCols := positionColumn{wide: a.Columns, narrow: a.cols16}
+	linesLen := assembledLines.len()
 	if a.zeroLines {
 		linesLen = a.sizes.lines
 	}
 	if linesLen == nIDs && linesLen > 0 {
 		// The assembled arrays are taken over where they have the right length, the usual case.
-		switch {
-		case a.zeroLines:
+		if a.zeroLines {
 			m.SampleLinesZero = true
-		case len(a.Lines) == ns:
-			lines, a.Lines = a.Lines, nil
-		default:
-			lines = makeSlice[int32](mem, ns, ns)
-			background.Copy(lines, a.Lines)
+		} else {
+			lines = assembledLines.resized(mem, ns)
 		}
-		if len(a.Columns) == nIDs {
-			if len(a.Columns) == ns {
-				cols, a.Columns = a.Columns, nil
-			} else {
-				cols = makeSlice[int32](mem, ns, ns)
-				background.Copy(cols, a.Columns)
-			}
+		if assembledCols.len() == nIDs {
+			cols = assembledCols.resized(mem, ns)
 		}
 	}
+	a.Lines, a.Columns, a.lines16, a.cols16 = nil, nil, nil, nil
 
 	if !slices.IsSorted(ts) {
 		mem.charge(int64(len(ts)) * 16) // the pairs stableSortByTime sorts
-		stableSortByTime(samples, ts, lines, cols)
+		stableSortByTime(samples, ts, sampleColumns{wide: [][]int32{lines.wide, cols.wide}, narrow: [][]uint16{lines.narrow, cols.narrow}})
 	}
-	m.SampleLine, m.SampleColumn = narrowPositions(mem, lines), narrowPositions(mem, cols)
+	m.SampleLine, m.SampleColumn = lines.final(mem), cols.final(mem)
 
 	if ns == 0 {
 		m.Timestamps = []float64{m.EndTime}
@@ -378,20 +372,47 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 	return nil
 }
 
-// narrowPositions keeps a model's lines or columns in 2 bytes a value where they all fit, letting
-// vs go; a sample-heavy trace kept 4 bytes a sample of each. (The narrow copy is made per
-// profile, after its sort, so that a trace of many profiles holds at most one wide column at a
-// time.)
-func narrowPositions(mem *budget, vs []int32) core.SamplePositions {
-	if vs == nil {
-		return core.SamplePositions{}
+// positionColumn is a profile's lines or columns while its model is built: in 2 bytes each
+// (narrow) where fill found that they all fit, as the model keeps them (core.SamplePositions),
+// else in 4 (wide); neither when the profile has none.
+type positionColumn struct {
+	wide   []int32
+	narrow []uint16
+}
+
+func (p positionColumn) len() int { return max(len(p.wide), len(p.narrow)) }
+
+// resized is p with n values: p itself when it has as many, else a copy cut or padded with zeros.
+func (p positionColumn) resized(mem *budget, n int) positionColumn {
+	switch {
+	case p.len() == n:
+		return p
+	case p.narrow != nil:
+		narrow := makeSlice[uint16](mem, n, n)
+		background.Copy(narrow, p.narrow)
+		return positionColumn{narrow: narrow}
+	case p.wide != nil:
+		wide := makeSlice[int32](mem, n, n)
+		background.Copy(wide, p.wide)
+		return positionColumn{wide: wide}
 	}
-	if !core.PositionsFit(vs) {
-		return core.SamplePositions{Wide: vs}
-	}
-	p := core.NarrowPositions(vs, makeSlice[uint16](mem, len(vs), len(vs)))
-	mem.release(4 * int64(cap(vs)))
 	return p
+}
+
+// final is p as the model keeps it.
+func (p positionColumn) final(mem *budget) core.SamplePositions {
+	switch {
+	case p.narrow != nil:
+		return core.SamplePositions{Narrow: p.narrow}
+	case p.wide == nil:
+		return core.SamplePositions{}
+	case !core.PositionsFit(p.wide):
+		return core.SamplePositions{Wide: p.wide}
+	}
+	// Wide only where fill could not tell (a test's Assemble): narrowed here.
+	narrow := core.NarrowPositions(p.wide, makeSlice[uint16](mem, len(p.wide), len(p.wide)))
+	mem.release(4 * int64(cap(p.wide)))
+	return narrow
 }
 
 // samplePiece is how many sample ids mapSampleIDs reads from the chunks at a time; a variable so
@@ -445,11 +466,16 @@ func extraWhat(samples, stamps int) string {
 // of samples made that garbage for each of its profiles). It gives up after 4n moves, and the
 // pairs finish the sort from where it stopped: the order it leaves keeps equal times in file
 // order, which is all the pairs' tie-break by position needs.
-func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
-	cols := [][]int32{samples}
-	for _, col := range extra {
+func stableSortByTime(samples []int32, ts []float64, extra sampleColumns) {
+	cols := sampleColumns{wide: [][]int32{samples}}
+	for _, col := range extra.wide {
 		if col != nil {
-			cols = append(cols, col)
+			cols.wide = append(cols.wide, col)
+		}
+	}
+	for _, col := range extra.narrow {
+		if col != nil {
+			cols.narrow = append(cols.narrow, col)
 		}
 	}
 	moves := 4 * len(ts)
@@ -468,7 +494,10 @@ func stableSortByTime(samples []int32, ts []float64, extra ...[]int32) {
 			break
 		}
 		rotateRight(ts[j : k+1])
-		for _, col := range cols {
+		for _, col := range cols.wide {
+			rotateRight(col[j : k+1])
+		}
+		for _, col := range cols.narrow {
 			rotateRight(col[j : k+1])
 		}
 	}
@@ -492,9 +521,15 @@ func rotateRight[T any](s []T) {
 	s[0] = last
 }
 
+// sampleColumns are columns of samples that a sort moves with them; none is nil.
+type sampleColumns struct {
+	wide   [][]int32
+	narrow [][]uint16
+}
+
 // sortByTimePairs sorts ts and cols (each as long as ts) by time and then by position, which
 // keeps the present order of equal times.
-func sortByTimePairs(ts []float64, cols [][]int32) {
+func sortByTimePairs(ts []float64, cols sampleColumns) {
 	type pair struct {
 		t float64
 		i int32
@@ -517,13 +552,22 @@ func sortByTimePairs(ts []float64, cols [][]int32) {
 		ts[k] = p.t
 		background.YieldEvery(k)
 	}
-	old := make([]int32, len(ts))
-	for _, col := range cols {
-		background.Copy(old, col)
-		for k, p := range ps {
-			col[k] = old[p.i]
-			background.YieldEvery(k)
-		}
+	order := func(k int) int32 { return ps[k].i }
+	for _, col := range cols.wide {
+		permute(col, order)
+	}
+	for _, col := range cols.narrow {
+		permute(col, order)
+	}
+}
+
+// permute puts col[order(k)] at k, for each k.
+func permute[T any](col []T, order func(k int) int32) {
+	old := make([]T, len(col))
+	background.Copy(old, col)
+	for k := range col {
+		col[k] = old[order(k)]
+		background.YieldEvery(k)
 	}
 }
 

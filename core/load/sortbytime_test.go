@@ -42,10 +42,12 @@ func TestStableSortByTimeKeepsFileOrderOfEqualTimes(t *testing.T) {
 		ts := make([]float64, n)
 		samples := make([]int32, n)
 		lines := make([]int32, n)
+		columns := make([]uint16, n)
 		for i := range ts {
 			ts[i] = at(i)
 			samples[i] = int32(i)
 			lines[i] = int32(-i)
+			columns[i] = uint16(3 * i)
 		}
 		want := slices.Clone(samples)
 		slices.SortStableFunc(want, func(a, b int32) int {
@@ -68,10 +70,10 @@ func TestStableSortByTimeKeepsFileOrderOfEqualTimes(t *testing.T) {
 		for k, i := range want {
 			wantTs[k] = ts[i]
 		}
-		stableSortByTime(samples, ts, lines, nil)
+		stableSortByTime(samples, ts, sampleColumns{wide: [][]int32{lines}, narrow: [][]uint16{columns}})
 		for k := range samples {
 			same := ts[k] == wantTs[k] || math.IsNaN(ts[k]) && math.IsNaN(wantTs[k])
-			if samples[k] != want[k] || lines[k] != -want[k] || !same {
+			if samples[k] != want[k] || lines[k] != -want[k] || columns[k] != uint16(3*want[k]) || !same {
 				t.Fatalf("%s: position %d holds sample %d (line %d, time %v), want %d (time %v)",
 					name, k, samples[k], lines[k], ts[k], want[k], wantTs[k])
 			}
