@@ -401,38 +401,14 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 			a.Columns = makeSlice[int32](mem, 0, n.columns)
 		}
 	}
-	addLines := func(i int, has bool, samples int) {
-		switch {
-		case !a.linesOn:
-		case linesNarrow && has:
-			a.lines16 = appendNarrowPositions(a.lines16, spanInt32s(c, c.Lines[i]))
-		case linesNarrow:
-			a.lines16 = append(a.lines16, make([]uint16, samples)...)
-		case has:
-			a.Lines = append(a.Lines, spanInt32s(c, c.Lines[i])...)
-		default:
-			a.Lines = append(a.Lines, make([]int32, samples)...)
-		}
-	}
-	addCols := func(i int, has bool, samples int) {
-		switch {
-		case !a.colsOn:
-		case colsNarrow && has:
-			a.cols16 = appendNarrowPositions(a.cols16, spanInt32s(c, c.Columns[i]))
-		case colsNarrow:
-			a.cols16 = append(a.cols16, make([]uint16, samples)...)
-		case has:
-			a.Columns = append(a.Columns, spanInt32s(c, c.Columns[i])...)
-		default:
-			a.Columns = append(a.Columns, make([]int32, samples)...)
-		}
-	}
+	lines := positionsFill{on: a.linesOn, narrow: linesNarrow, to16: &a.lines16, to32: &a.Lines, spans: c.Lines}
+	cols := positionsFill{on: a.colsOn, narrow: colsNarrow, to16: &a.cols16, to32: &a.Columns, spans: c.Columns}
 	if w := int(a.whole); w >= 0 {
 		a.appendSamples(c, w)
 		a.TimeDeltas = c.AppendProfileTimeDeltas(a.TimeDeltas, w)
 		a.Timestamps = clone(mem, c.TimestampsOf(w))
-		addLines(w, true, 0)
-		addCols(w, true, 0)
+		lines.add(c, w, true, 0)
+		cols.add(c, w, true, 0)
 	}
 	for _, k := range a.chunks {
 		background.Yield()
@@ -444,8 +420,8 @@ func (a *Assembled) fill(c *core.RawChunks, mem *budget, sparse bool) {
 		if a.HasTimeDeltas {
 			a.TimeDeltas = c.AppendTimeDeltas(a.TimeDeltas, i)
 		}
-		addLines(i, c.HasLines[i], samples)
-		addCols(i, c.HasColumns[i], samples)
+		lines.add(c, i, c.HasLines[i], samples)
+		cols.add(c, i, c.HasColumns[i], samples)
 	}
 	a.chunks = nil
 }
@@ -471,6 +447,30 @@ func (a *Assembled) positionsFit(c *core.RawChunks, has []bool, spans []core.Spa
 		}
 	}
 	return true
+}
+
+// positionsFill appends the records' lines (or columns) to a profile's, in 2 bytes each where
+// narrow, else in 4; nothing where not on.
+type positionsFill struct {
+	on, narrow bool
+	to16       *[]uint16
+	to32       *[]int32
+	spans      []core.Span // RawChunks.Lines or Columns
+}
+
+// add appends record i's values where it has them (has), else a zero for each of its samples.
+func (p positionsFill) add(c *core.RawChunks, i int, has bool, samples int) {
+	switch {
+	case !p.on:
+	case p.narrow && has:
+		*p.to16 = appendNarrowPositions(*p.to16, spanInt32s(c, p.spans[i]))
+	case p.narrow:
+		*p.to16 = append(*p.to16, make([]uint16, samples)...)
+	case has:
+		*p.to32 = append(*p.to32, spanInt32s(c, p.spans[i])...)
+	default:
+		*p.to32 = append(*p.to32, make([]int32, samples)...)
+	}
 }
 
 // appendNarrowPositions appends vs, which fit 2 bytes each, to dst.
