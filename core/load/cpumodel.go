@@ -336,7 +336,7 @@ func modelSamples(ctx context.Context, tr *core.Trace, a *Assembled, m *core.Pro
 		mem.charge(int64(len(ts)) * 16) // the pairs stableSortByTime sorts
 		stableSortByTime(samples, ts, sampleColumns{wide: [][]int32{lines.wide, cols.wide}, narrow: [][]uint16{lines.narrow, cols.narrow}})
 	}
-	m.SampleLine, m.SampleColumn = lines.final(mem), cols.final(mem)
+	m.SampleLine, m.SampleColumn = lines.final(), cols.final()
 
 	if ns == 0 {
 		m.Timestamps = []float64{m.EndTime}
@@ -399,20 +399,9 @@ func (p positionColumn) resized(mem *budget, n int) positionColumn {
 	return p
 }
 
-// final is p as the model keeps it.
-func (p positionColumn) final(mem *budget) core.SamplePositions {
-	switch {
-	case p.narrow != nil:
-		return core.SamplePositions{Narrow: p.narrow}
-	case p.wide == nil:
-		return core.SamplePositions{}
-	case !core.PositionsFit(p.wide):
-		return core.SamplePositions{Wide: p.wide}
-	}
-	// Wide only where fill could not tell (a test's Assemble): narrowed here.
-	narrow := core.NarrowPositions(p.wide, makeSlice[uint16](mem, len(p.wide), len(p.wide)))
-	mem.release(4 * int64(cap(p.wide)))
-	return narrow
+// final is p as the model keeps it (fill chose its width).
+func (p positionColumn) final() core.SamplePositions {
+	return core.SamplePositions{Narrow: p.narrow, Wide: p.wide}
 }
 
 // samplePiece is how many sample ids mapSampleIDs reads from the chunks at a time; a variable so
