@@ -525,6 +525,9 @@ func (u *ui) frame(gtx layout.Context) {
 	// software GL each of those fills was a blended quad of its whole area, ~650 K pixels a frame
 	// together, shaded again in every frame though the clear covers them anyway.
 	paint.Fill(gtx.Ops, u.th.Panel)
+	if u.doc == nil {
+		render.WarmTextures(gtx.Ops)
+	}
 	// The window as a whole takes the keyboard focus, so that keys work wherever the pointer is.
 	// Its area goes first, below everything else, so that it never takes pointer events from them.
 	area := clip.Rect{Max: gtx.Constraints.Max}.Push(gtx.Ops)

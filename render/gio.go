@@ -539,3 +539,33 @@ var goFaces struct {
 	once  sync.Once
 	faces []giofont.FontFace
 }
+
+// WarmTextures draws one small texture of each kind the chart draws, transparent so that nothing
+// shows: nearest-filtered, with sides of every pairing of power-of-two and other lengths. Mesa's
+// llvmpipe compiles a shader variant for each such kind the first time it is drawn (its sampler
+// key tells power-of-two sides apart), with LLVM on the rendering thread. Drawn in the frames
+// before a document shows, the compiles happen beside the first load instead of in the frame that
+// first shows its chart: that frame took 33-86 ms instead of about 20 in the first three or four
+// launches of gen-trace-large after the one that filled Mesa's shader cache, and a zoom that gave
+// a part of the chart's image a side of a power of two took a frame of 42 ms instead of 17.
+// Linear filtering is left out: its mipmapped variants took 300 ms to compile, cache or not, and
+// only the overview of a comparison and the filmstrip's screenshots use it.
+func WarmTextures(ops *op.Ops) {
+	warm.once.Do(func() {
+		for _, side := range []image.Point{{4, 4}, {3, 4}, {4, 3}, {3, 3}} {
+			// Zero pixels: transparent black, which leaves what is under it as it was.
+			im := paint.NewImageOp(image.NewRGBA(image.Rectangle{Max: side}))
+			im.Filter = paint.FilterNearest
+			warm.ops = append(warm.ops, im)
+		}
+	})
+	for _, im := range warm.ops {
+		im.Add(ops)
+		paint.PaintOp{}.Add(ops)
+	}
+}
+
+var warm struct {
+	once sync.Once
+	ops  []paint.ImageOp
+}

@@ -1,8 +1,10 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -12,6 +14,7 @@ import (
 
 	"gioui.org/gpu/headless"
 	"gioui.org/op"
+	"gioui.org/op/paint"
 
 	"flamedesk/timeline"
 )
@@ -192,4 +195,38 @@ func inHatch(hatches []Rect, x, y int) bool {
 		}
 	}
 	return false
+}
+
+// WarmTextures must draw every kind of texture the chart draws and leave no trace on screen.
+func TestWarmTexturesCoverEveryKindInvisibly(t *testing.T) {
+	const w, h = 64, 48
+	win := headlessWindow(t, w, h)
+	bg := color.NRGBA{R: 0x3a, G: 0x7f, B: 0xc4, A: 0xff}
+	var ops op.Ops
+	paint.Fill(&ops, bg)
+	want := frameShot(t, win, &ops, w, h)
+	ops.Reset()
+	paint.Fill(&ops, bg)
+	WarmTextures(&ops)
+	got := frameShot(t, win, &ops, w, h)
+	if !bytes.Equal(got.Pix, want.Pix) {
+		t.Error("the warm-up textures changed what the window shows")
+	}
+
+	type kind struct {
+		filter       paint.ImageFilter
+		pow2X, pow2Y bool
+	}
+	pow2 := func(n int) bool { return n&(n-1) == 0 }
+	kinds := map[kind]bool{}
+	for _, im := range warm.ops {
+		sz := im.Size()
+		kinds[kind{im.Filter, pow2(sz.X), pow2(sz.Y)}] = true
+	}
+	f := paint.FilterNearest
+	for _, k := range []kind{{f, true, true}, {f, true, false}, {f, false, true}, {f, false, false}} {
+		if !kinds[k] {
+			t.Errorf("no warm-up texture of kind %+v", k)
+		}
+	}
 }
