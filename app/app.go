@@ -354,6 +354,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 			// Background work (a second file loading) waits while a software GL renders a chart:
 			// sharing the cores' caches with it made that rendering half as slow again. While the
 			// first file loads, the window draws only its loading card, and the load goes on.
+			laidOut := time.Since(began)
 			pause := u.softGL && u.doc != nil
 			if pause {
 				background.Pause()
@@ -367,7 +368,7 @@ func (u *ui) loop(w *gioapp.Window) error {
 			// second: its goroutine can wait for a P, and the spare ones would cost the load CPU.
 			background.KeepSpares(u.doc != nil || !u.loading)
 			u.afterFrame()
-			u.stats.add(began, time.Since(began))
+			u.stats.add(began, laidOut, time.Since(began))
 			u.heap.frameDrawn()
 			if u.ready.frameDone(u, drawn) {
 				return nil

@@ -30,8 +30,9 @@ func newFrameStats(out, log io.Writer) *frameStats {
 	return &frameStats{out: out, log: log, every: 3 * time.Second, last: time.Now()}
 }
 
-// add records one frame that began at began and took build to lay out.
-func (f *frameStats) add(began time.Time, build time.Duration) {
+// add records one frame that began at began, was laid out after layout (the ops built, before
+// Gio renders them) and handed over after build.
+func (f *frameStats) add(began time.Time, layout, build time.Duration) {
 	if f == nil {
 		return
 	}
@@ -46,12 +47,13 @@ func (f *frameStats) add(began time.Time, build time.Duration) {
 	f.builds = append(f.builds, build)
 	if f.log != nil {
 		// Milliseconds since the Unix epoch, so that a script can match frames with what it did
-		// at the time (scripts/framebench.sh).
+		// at the time (scripts/framebench.sh). The layout time last: build minus layout is what
+		// Gio and the GL driver took to render the ops and present them.
 		between := -1.0
 		if interval >= 0 {
 			between = ms(interval)
 		}
-		fmt.Fprintf(f.log, "frame %d %.3f %.3f\n", began.UnixMilli(), ms(build), between)
+		fmt.Fprintf(f.log, "frame %d %.3f %.3f %.3f\n", began.UnixMilli(), ms(build), between, ms(layout))
 	}
 	if f.out == nil {
 		return

@@ -20,7 +20,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("flamedesk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	frameStats := fs.Bool("frame-stats", false, "print p50/p95/p99 frame times to stderr every few seconds")
-	frameLog := fs.String("frame-log", "", "write one line per frame (start, build and interval times) to this file")
+	frameLog := fs.String("frame-log", "", "write one line per frame (start, build, interval and layout times) to this file")
 	blank := fs.Bool("blank", false, "draw only the background (with --frame-stats: the frame-time floor)")
 	sourceMaps := fs.String("sourcemaps", "", "search this folder for the source maps of the profile's scripts")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
