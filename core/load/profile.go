@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unsafe"
 
 	"flamedesk/core"
 )
@@ -171,9 +170,7 @@ func (l *loader) profileKey(k []byte) error {
 			return err
 		}
 	case "samples":
-		ok, err := intoNarrow(l, &l.ids, &l.ch.SampleIDs, core.NarrowInt, &p.samples, func() (bool, error) {
-			return l.int64Array(&l.ids, new(core.Span), &l.w.badSampleIDs)
-		})
+		ok, err := l.sampleArray(&p.samples)
 		if err != nil {
 			return err
 		}
@@ -591,31 +588,67 @@ func (l *loader) arenaFull() error {
 	return l.s.errorf("more than %d profile entries of one kind", maxArena)
 }
 
-// deltaArray reads an array of time deltas into the Deltas arena, as floatArray does.
+// deltaArray reads an array of time deltas into the Deltas arena; elements that are not numbers
+// become 0 and are counted.
 func (l *loader) deltaArray(span *core.Span) (present bool, err error) {
-	return intoNarrow(l, &l.floats, &l.ch.Deltas, core.NarrowFloat, span, func() (bool, error) {
-		return l.floatArray(&l.floats, new(core.Span))
+	return narrowArray(l, &l.ch.Deltas, core.NarrowFloat, span, 0, &l.w.badDeltas, func(s *scanner) (float64, bool, error) {
+		return s.number()
 	})
 }
 
-// intoNarrow has read append an array to scratch, which it empties first, then appends that to
-// dst and sets span to where it went there. scratch is kept for the next array unless it grew
-// large.
-func intoNarrow[T int64 | float64](l *loader, scratch *[]T, dst *core.Narrow[T], fit func(T) (int32, bool), span *core.Span, read func() (bool, error)) (present bool, err error) {
-	*scratch = (*scratch)[:0]
-	defer func() {
-		if cap(*scratch) > largeScratch {
-			var zero T
-			l.mem.release(int64(cap(*scratch)) * int64(unsafe.Sizeof(zero)))
-			*scratch = nil
-		}
-	}()
-	if present, err = read(); !present || err != nil {
-		return present, err
-	}
-	if *span, err = narrowInto(l, dst, *scratch, fit); err != nil {
+// sampleArray reads an array of node ids into the SampleIDs arena; elements that are not
+// integers become core.NoNode and are counted.
+func (l *loader) sampleArray(span *core.Span) (present bool, err error) {
+	return narrowArray(l, &l.ch.SampleIDs, core.NarrowInt, span, core.NoNode, &l.w.badSampleIDs, func(s *scanner) (int64, bool, error) {
+		return s.integer()
+	})
+}
+
+// narrowArray reads an array of numbers straight into dst, value by value, and sets span to
+// where they went; an element that slow (the scanner's reading of a number other than a plain
+// integer) does not take becomes bad and is counted in nBad. A .cpuprofile holds all of its
+// samples and deltas in two such arrays, millions of values: read into a scratch slice first,
+// they cost its growth, its copies and its page faults, a third of the read. A value appended
+// before an error is taken back with the rest of the pending profile (rollback).
+func narrowArray[T int64 | float64](l *loader, dst *core.Narrow[T], fit func(T) (int32, bool), span *core.Span,
+	bad T, nBad *int, slow func(*scanner) (T, bool, error)) (present bool, err error) {
+	s := l.s
+	kind, err := s.valueKind()
+	if err != nil {
 		return false, err
 	}
+	if kind != kindArray {
+		return false, s.skip()
+	}
+	off := dst.Len()
+	empty, err := s.arrayStart()
+	if err != nil {
+		return false, err
+	}
+	for more := !empty; more; {
+		if dst.Len() >= maxArena {
+			return false, l.arenaFull()
+		}
+		if x, d, ok := s.fastInt(); ok {
+			pushNarrow(l.mem, dst, T(x), fit)
+			more = d == ','
+			continue
+		}
+		v, ok, err := slow(s)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			v = bad
+			*nBad++
+		}
+		pushNarrow(l.mem, dst, v, fit)
+		more, err = s.arrayNext()
+		if err != nil {
+			return false, err
+		}
+	}
+	*span = core.Span{Off: uint32(off), Len: uint32(dst.Len() - off)}
 	return true, nil
 }
 
@@ -679,10 +712,6 @@ func checkWiden[T int64 | float64](mem *budget, n *core.Narrow[T], fit func(T) (
 	n.Widen(fit, makeSlice[int32](mem, len(n.Half), max(cap(n.Half), len(n.Half))))
 	mem.release(half)
 }
-
-// largeScratch is the size, in elements, above which intoNarrow lets its scratch go: a trace's
-// chunks hold hundreds of samples each, a .cpuprofile all of its samples in one array.
-const largeScratch = 1 << 16
 
 // floatArray reads an array of numbers into dst; elements that are not numbers become 0 and
 // are counted. present is false (the value skipped) when it is not an array.

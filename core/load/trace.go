@@ -125,16 +125,12 @@ type threadKey struct{ pid, tid int64 }
 
 // loader holds the state of one load.
 type loader struct {
-	ctx  context.Context
-	mem  *budget
-	s    *scanner
-	tr   *core.Trace
-	strs *core.Strings
-	ch   *core.RawChunks
-	// ids and floats are the scratch that a samples or deltas array is read into before it is
-	// narrowed into ch's arenas (intoNarrow).
-	ids       []int64
-	floats    []float64
+	ctx       context.Context
+	mem       *budget
+	s         *scanner
+	tr        *core.Trace
+	strs      *core.Strings
+	ch        *core.RawChunks
 	frames    map[core.CallFrame]core.FrameID
 	frameMemo frameMemo
 	threads   map[threadKey]core.ThreadID
