@@ -630,7 +630,9 @@ func narrowArray[T int64 | float64](l *loader, dst *core.Narrow[T], fit func(T) 
 			return false, l.arenaFull()
 		}
 		if x, d, ok := s.fastInt(); ok {
-			pushNarrow(l.mem, dst, T(x), fit)
+			if !appendHalf(dst, x) {
+				pushNarrow(l.mem, dst, T(x), fit)
+			}
 			more = d == ','
 			continue
 		}
@@ -650,6 +652,23 @@ func narrowArray[T int64 | float64](l *loader, dst *core.Narrow[T], fit func(T) 
 	}
 	*span = core.Span{Off: uint32(off), Len: uint32(dst.Len() - off)}
 	return true, nil
+}
+
+// appendHalf is pushNarrow's common case, inlined: an integer that fits the halved arena n,
+// which has room for it and is not at a widening check. It reports false, appending nothing,
+// for anything else. Both kinds of arena take an integer in int32's range as it is (NarrowInt,
+// NarrowFloat), so n's values are the same either way.
+func appendHalf[T int64 | float64](n *core.Narrow[T], x int64) bool {
+	k := len(n.Half)
+	if n.Small != nil || k == 0 || k == cap(n.Half) || (k+1)%widenCheck == 0 || x <= core.NarrowEscape || x > math.MaxInt32 {
+		return false
+	}
+	h, ok := n.HalfOf(int32(x))
+	if !ok {
+		return false
+	}
+	n.Half = append(n.Half, h)
+	return true
 }
 
 // narrowInto appends vs to dst and returns where they went.

@@ -2,10 +2,15 @@ package load
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"flamedesk/core"
 )
 
 // A .cpuprofile holds every sample and delta in two arrays. They are read straight into the
@@ -68,4 +73,61 @@ func TestProfileArraysReadInPlace(t *testing.T) {
 	if !sawID || !sawDelta {
 		t.Errorf("the bad sample id and the bad delta are not both warned of: %q", tr.Warnings.Lines())
 	}
+}
+
+// narrowArray takes most values through appendHalf, inlined, and the others through pushNarrow:
+// the arenas must come out as pushNarrow alone makes them, escapes, widening and all.
+func TestNarrowArrayAsPushNarrow(t *testing.T) {
+	var ids, deltas []string
+	for i := range 5 * widenCheck {
+		id, delta := fmt.Sprint(2+i%50), fmt.Sprint(90+i%40)
+		switch {
+		case i%1000 == 7:
+			id, delta = "70000", "70000" // outside the halved window: an escape
+		case i%1500 == 11:
+			// Outside int32, though its low 32 bits (100) would fit the window.
+			id, delta = "4294967396", "4294967396"
+		case i%900 == 13:
+			delta = "12.5" // not an integer: the scanner's general path
+		case i >= widenCheck && i < 2*widenCheck && i%2 == 0:
+			// Half the ids of the second stretch escape: the check at its end widens them,
+			// though the value before that check fits (and so goes by appendHalf). By the end
+			// there are too few escapes for any later check to widen them.
+			id = "100000"
+		}
+		ids, deltas = append(ids, id), append(deltas, delta)
+	}
+	read := func(array []string, f func(*loader) (bool, error)) *loader {
+		t.Helper()
+		l := newLoader(context.Background(), strings.NewReader("["+strings.Join(array, ",")+"]"), nil)
+		if ok, err := f(l); !ok || err != nil {
+			t.Fatalf("read %v, %v", ok, err)
+		}
+		return l
+	}
+	gotIDs := read(ids, func(l *loader) (bool, error) { return l.sampleArray(new(core.Span)) }).ch.SampleIDs
+	gotDeltas := read(deltas, func(l *loader) (bool, error) { return l.deltaArray(new(core.Span)) }).ch.Deltas
+	var wantIDs core.Narrow[int64]
+	var wantDeltas core.Narrow[float64]
+	for i := range ids {
+		id, _ := strconv.ParseInt(ids[i], 10, 64)
+		pushNarrow(nil, &wantIDs, id, core.NarrowInt)
+		d, _ := strconv.ParseFloat(deltas[i], 64)
+		pushNarrow(nil, &wantDeltas, d, core.NarrowFloat)
+	}
+	if wantIDs.Small == nil || wantDeltas.Small != nil || len(wantDeltas.Wide) == 0 {
+		t.Fatal("the ids do not widen, or the deltas have no escapes: the test no longer covers both forms")
+	}
+	if !sameNarrow(gotIDs, wantIDs) {
+		t.Error("the ids differ from pushNarrow's")
+	}
+	if !sameNarrow(gotDeltas, wantDeltas) {
+		t.Error("the deltas differ from pushNarrow's")
+	}
+}
+
+// sameNarrow compares two arenas' forms and values, not their spare room.
+func sameNarrow[T int64 | float64](a, b core.Narrow[T]) bool {
+	return slices.Equal(a.Half, b.Half) && a.HalfBias == b.HalfBias && slices.Equal(a.Small, b.Small) &&
+		slices.Equal(a.Wide, b.Wide) && slices.Equal(a.WideAt, b.WideAt)
 }
