@@ -27,6 +27,19 @@ import (
 func profileTrack(ctx context.Context, tr *core.Trace, p *core.ProfileModel, prof int32, limit *entryBudget) (t core.Track, over bool) {
 	w := walker{tr: tr, p: p, ctx: ctx, counting: true}
 	w.limit.from = limit
+	// The samples' start times depend on the model alone: they are worked out on another core
+	// while this one walks, where they were a third of the track's time after the walks (5 M
+	// samples: a division or two per sample, each pass).
+	times := make(chan sampleTimes, 1)
+	if background.Workers() > 1 && len(p.Samples) >= parallelTimes {
+		go func() {
+			background.Lower()
+			times <- profileSampleTimes(p)
+		}()
+	} else {
+		times <- profileSampleTimes(p)
+	}
+	w.times = times
 	// The walk runs twice: once to count the calls, then to write them straight into the track's
 	// columns, made to measure. Grown by append instead, the columns of a large profile (1.4 M
 	// calls) were copied at every doubling, each copy faulting in fresh pages while the
@@ -83,6 +96,9 @@ type walker struct {
 
 	prevID   int32 // the previous sample's node; none once a hole was met
 	gcParent int32 // the node an open GC frame sits on, or none
+
+	// times brings the samples' times, worked out beside the walks (profileSampleTimes).
+	times <-chan sampleTimes
 }
 
 func (w *walker) slot(i int) int {
@@ -390,10 +406,10 @@ func (w *walker) finish() {
 		w.t = core.Track{Thread: t.Thread, Profile: t.Profile, NotInTree: t.NotInTree}
 		return
 	}
-	starts := sampleStarts(w.p)
-	t.Start = core.Times{Base: starts.Base}
-	t.SampleStart = starts
-	if !w.endsFromStarts() {
+	st := w.sampleTimes()
+	t.Start = core.Times{Base: st.starts.Base}
+	t.SampleStart = st.starts
+	if !st.endsFromStarts {
 		w.writeDurations()
 	}
 	if w.odd {
@@ -407,20 +423,41 @@ func (w *walker) finish() {
 	}
 }
 
-// endsFromStarts reports whether every sample's time in ms, as the walk read it, comes back
-// from SampleStart (core.Track.EndRefs): whole µs within its offsets' range, which is every
+// sampleTimes is what a bare profile's track takes from its samples' times: where the calls of
+// each sample start (sampleStarts), and whether every sample's time in ms, as the walk reads it,
+// comes back from those (core.Track.EndRefs): whole µs within the offsets' range, which is every
 // sample of most profiles. Otherwise the durations are written out (writeDurations).
-func (w *walker) endsFromStarts() bool {
-	t, p := &w.t, w.p
-	if t.SampleStart.IsWide() || t.SampleStart.Len() != len(p.Samples) {
-		return false
+type sampleTimes struct {
+	starts         core.Times
+	endsFromStarts bool
+}
+
+// parallelTimes is the number of samples from which a profile's sampleTimes are worked out beside
+// its walks. A variable so that tests can take the other path.
+var parallelTimes = 1 << 16
+
+// sampleTimes is the samples' times that profileTrack set to be worked out beside the walks, or
+// those worked out now for a walker made without them.
+func (w *walker) sampleTimes() sampleTimes {
+	if w.times == nil {
+		return profileSampleTimes(w.p)
 	}
-	for r := range t.SampleStart.Len() {
+	return <-w.times
+}
+
+func profileSampleTimes(p *core.ProfileModel) sampleTimes {
+	st := sampleTimes{starts: sampleStarts(p)}
+	if st.starts.IsWide() || st.starts.Len() != len(p.Samples) {
+		return st
+	}
+	t := core.Track{SampleStart: st.starts}
+	for r := range st.starts.Len() {
 		if math.Float64bits(t.SampleMs(r)) != math.Float64bits(p.Timestamps[r]/1000) {
-			return false
+			return st
 		}
 	}
-	return true
+	st.endsFromStarts = true
+	return st
 }
 
 // writeDurations turns EndRefs into the Dur column, for a profile whose sample times SampleStart

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -346,5 +347,28 @@ func TestDenseProfileIsNotRefused(t *testing.T) {
 	}
 	if len(tr.Tracks) != 1 || tr.Tracks[0].Len() < depth*(samples-1) {
 		t.Fatalf("%d tracks, want 1 of about %d calls", len(tr.Tracks), depth*samples)
+	}
+}
+
+// A large profile's sample times are worked out on another goroutine while the walks run: the
+// track must be the one they give worked out after the walks. On the largest committed profile,
+// whose ends read back from the starts, and on a JS Self-Profiling profile, whose times are not
+// whole µs, so that its durations are written out.
+func TestSampleTimesBesideTheWalksGiveTheSameTrack(t *testing.T) {
+	was := parallelTimes
+	defer func() { parallelTimes = was }()
+	for _, tr := range []*core.Trace{largeProfile(t), loadProfile(t, "generated", "gen-selfprofile-small.json")} {
+		p := &tr.Profiles[0]
+		parallelTimes = math.MaxInt
+		inTurn, over1 := profileTrack(context.Background(), tr, p, 0, nil)
+		parallelTimes = 0
+		beside, over2 := profileTrack(context.Background(), tr, p, 0, nil)
+		if over1 || over2 || inTurn.Len() == 0 {
+			t.Fatalf("over %v %v, %d calls", over1, over2, inTurn.Len())
+		}
+		t.Logf("%d calls, %d durations written out", inTurn.Len(), inTurn.Dur.Len())
+		if !reflect.DeepEqual(inTurn, beside) {
+			t.Errorf("the tracks differ: %d and %d calls, %d and %d durations", inTurn.Len(), beside.Len(), inTurn.Dur.Len(), beside.Dur.Len())
+		}
 	}
 }
