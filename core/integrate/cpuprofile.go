@@ -455,6 +455,7 @@ func profileSampleTimes(p *core.ProfileModel) sampleTimes {
 		if math.Float64bits(t.SampleMs(r)) != math.Float64bits(p.Timestamps[r]/1000) {
 			return st
 		}
+		background.YieldEvery(r)
 	}
 	st.endsFromStarts = true
 	return st

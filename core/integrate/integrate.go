@@ -543,12 +543,14 @@ func usable(tr *core.Trace, p *core.ProfileModel) bool {
 func sampleStarts(p *core.ProfileModel) core.Times {
 	n := min(len(p.Samples), len(p.Timestamps))
 	first := math.Inf(1)
-	for _, ts := range p.Timestamps[:n] {
+	for i, ts := range p.Timestamps[:n] {
 		first = min(first, devtoolsMicros(ts))
+		background.YieldEvery(i)
 	}
 	starts := core.NewTimes(first, n)
 	for i, ts := range p.Timestamps[:n] {
 		starts.Set(i, devtoolsMicros(ts))
+		background.YieldEvery(i)
 	}
 	return starts
 }
