@@ -612,6 +612,37 @@ func (l *loader) sampleArray(span *core.Span) (present bool, err error) {
 // before an error is taken back with the rest of the pending profile (rollback).
 func narrowArray[T int64 | float64](l *loader, dst *core.Narrow[T], fit func(T) (int32, bool), span *core.Span,
 	bad T, nBad *int, slow func(*scanner) (T, bool, error)) (present bool, err error) {
+	return numberArray(l, numberSink[T]{mem: l.mem, narrow: dst, fit: fit}, span, bad, nBad, slow)
+}
+
+// numberSink is where numberArray puts an array's values: a narrow arena or a slice.
+type numberSink[T int64 | float64] struct {
+	mem    *budget
+	narrow *core.Narrow[T] // or
+	slice  *[]T
+	fit    func(T) (int32, bool) // the narrow arena's
+}
+
+func (n numberSink[T]) len() int {
+	if n.narrow != nil {
+		return n.narrow.Len()
+	}
+	return len(*n.slice)
+}
+
+func (n numberSink[T]) put(v T) {
+	if n.narrow != nil {
+		pushNarrow(n.mem, n.narrow, v, n.fit)
+	} else {
+		pushTo(n.mem, n.slice, v)
+	}
+}
+
+// numberArray reads an array of numbers into sink and sets span to where they went; an element
+// that slow (the scanner's reading of a number other than a plain integer) does not take becomes
+// bad and is counted in nBad. present is false (the value skipped) when it is not an array.
+func numberArray[T int64 | float64](l *loader, sink numberSink[T], span *core.Span,
+	bad T, nBad *int, slow func(*scanner) (T, bool, error)) (present bool, err error) {
 	s := l.s
 	kind, err := s.valueKind()
 	if err != nil {
@@ -620,18 +651,19 @@ func narrowArray[T int64 | float64](l *loader, dst *core.Narrow[T], fit func(T) 
 	if kind != kindArray {
 		return false, s.skip()
 	}
-	off := dst.Len()
+	off := sink.len()
 	empty, err := s.arrayStart()
 	if err != nil {
 		return false, err
 	}
 	for more := !empty; more; {
-		if dst.Len() >= maxArena {
+		if sink.len() >= maxArena {
 			return false, l.arenaFull()
 		}
 		if x, d, ok := s.fastInt(); ok {
-			if !appendHalf(dst, x) {
-				pushNarrow(l.mem, dst, T(x), fit)
+			// A plain integer, the common case: a halved arena takes it without pushNarrow's calls.
+			if sink.narrow == nil || !appendHalf(sink.narrow, x) {
+				sink.put(T(x))
 			}
 			more = d == ','
 			continue
@@ -644,13 +676,13 @@ func narrowArray[T int64 | float64](l *loader, dst *core.Narrow[T], fit func(T) 
 			v = bad
 			*nBad++
 		}
-		pushNarrow(l.mem, dst, v, fit)
+		sink.put(v)
 		more, err = s.arrayNext()
 		if err != nil {
 			return false, err
 		}
 	}
-	*span = core.Span{Off: uint32(off), Len: uint32(dst.Len() - off)}
+	*span = core.Span{Off: uint32(off), Len: uint32(sink.len() - off)}
 	return true, nil
 }
 
@@ -735,89 +767,17 @@ func checkWiden[T int64 | float64](mem *budget, n *core.Narrow[T], fit func(T) (
 // floatArray reads an array of numbers into dst; elements that are not numbers become 0 and
 // are counted. present is false (the value skipped) when it is not an array.
 func (l *loader) floatArray(dst *[]float64, span *core.Span) (present bool, err error) {
-	s := l.s
-	kind, err := s.valueKind()
-	if err != nil {
-		return false, err
-	}
-	if kind != kindArray {
-		return false, s.skip()
-	}
-	off := len(*dst)
-	empty, err := s.arrayStart()
-	if err != nil {
-		return false, err
-	}
-	for more := !empty; more; {
-		if len(*dst) >= maxArena {
-			return false, l.arenaFull()
-		}
-		if x, d, ok := s.fastInt(); ok {
-			pushTo(l.mem, dst, float64(x))
-			more = d == ','
-			continue
-		}
-		v, ok, err := s.number()
-		if err != nil {
-			return false, err
-		}
-		if !ok {
-			v = 0
-			l.w.badDeltas++
-		}
-		pushTo(l.mem, dst, v)
-		more, err = s.arrayNext()
-		if err != nil {
-			return false, err
-		}
-	}
-	*span = core.Span{Off: uint32(off), Len: uint32(len(*dst) - off)}
-	return true, nil
+	return numberArray(l, numberSink[float64]{mem: l.mem, slice: dst}, span, 0, &l.w.badDeltas, func(s *scanner) (float64, bool, error) {
+		return s.number()
+	})
 }
 
 // int64Array reads an array of integers into dst; elements that are not integers become
 // core.NoNode and are counted in bad.
 func (l *loader) int64Array(dst *[]int64, span *core.Span, bad *int) (present bool, err error) {
-	s := l.s
-	kind, err := s.valueKind()
-	if err != nil {
-		return false, err
-	}
-	if kind != kindArray {
-		return false, s.skip()
-	}
-	a := *dst
-	off := len(a)
-	defer func() { *dst = a }()
-	empty, err := s.arrayStart()
-	if err != nil {
-		return false, err
-	}
-	for more := !empty; more; {
-		if len(a) >= maxArena {
-			return false, l.arenaFull()
-		}
-		if x, d, ok := s.fastInt(); ok {
-			a = push(l.mem, a, x)
-			more = d == ','
-			continue
-		}
-		v, ok, err := s.integer()
-		if err != nil {
-			return false, err
-		}
-		if !ok {
-			v = core.NoNode
-			*bad++
-		}
-		a = push(l.mem, a, v)
-		more, err = s.arrayNext()
-		if err != nil {
-			return false, err
-		}
-	}
-	*span = core.Span{Off: uint32(off), Len: uint32(len(a) - off)}
-	return true, nil
+	return numberArray(l, numberSink[int64]{mem: l.mem, slice: dst}, span, core.NoNode, bad, func(s *scanner) (int64, bool, error) {
+		return s.integer()
+	})
 }
 
 // int32Array reads an array of line or column numbers into the Positions arena.
