@@ -29,17 +29,16 @@ func profileTrack(ctx context.Context, tr *core.Trace, p *core.ProfileModel, pro
 	w.limit.from = limit
 	// The samples' start times depend on the model alone: they are worked out on another core
 	// while this one walks, where they were a third of the track's time after the walks (5 M
-	// samples: a division or two per sample, each pass).
-	times := make(chan sampleTimes, 1)
+	// samples: a division or two per sample, each pass). Without a second core, or for a small
+	// profile, finish works them out itself.
 	if background.Workers() > 1 && len(p.Samples) >= parallelTimes {
+		times := make(chan sampleTimes, 1)
 		go func() {
 			background.Lower()
 			times <- profileSampleTimes(p)
 		}()
-	} else {
-		times <- profileSampleTimes(p)
+		w.times = times
 	}
-	w.times = times
 	// The walk runs twice: once to count the calls, then to write them straight into the track's
 	// columns, made to measure. Grown by append instead, the columns of a large profile (1.4 M
 	// calls) were copied at every doubling, each copy faulting in fresh pages while the
@@ -437,7 +436,7 @@ type sampleTimes struct {
 var parallelTimes = 1 << 16
 
 // sampleTimes is the samples' times that profileTrack set to be worked out beside the walks, or
-// those worked out now for a walker made without them.
+// else those worked out now.
 func (w *walker) sampleTimes() sampleTimes {
 	if w.times == nil {
 		return profileSampleTimes(w.p)
