@@ -58,7 +58,8 @@ func Build(tr *core.Trace) {
 func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	p.SetStage("building tracks")
 	tr.Tracks = nil
-	defer holdHeap(tr, p != nil && p.TrackBuilt != nil)()
+	laysOut := p != nil && p.TrackBuilt != nil
+	defer holdHeap(tr, laysOut)()
 	t0 := time.Now()
 	var jobs []job
 	switch tr.Kind {
@@ -92,7 +93,13 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	if len(now) < len(jobs) {
 		p.Total.Store(total) // only a p that asked leaves jobs late
 	}
-	runJobs(ctx, tr, jobs, now, results, keys, limit, p)
+	// A window that lays the tracks out as they come waits for the largest thread alone once the
+	// others are built, with a core idle: its walk is cut in two however big it is (splitWalk).
+	// The window's peak RSS comes later anyway, from the late tracks and the cache's write (no
+	// change in it, 3 runs each). Not beside a document already shown, whose frames need that
+	// core (as the load's lanes leave it, core/load/split.go).
+	splitBig := laysOut && !background.Interactive()
+	runJobs(ctx, tr, jobs, now, results, keys, limit, p, splitBig)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -117,7 +124,7 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 
 // runJobs builds the tracks of jobs[k] for each k of which (results[k]), the largest first, on
 // background.Workers goroutines; p.TrackBuilt gets each as it is built.
-func runJobs(ctx context.Context, tr *core.Trace, jobs []job, which []int, results []result, keys []int32, limit *entryBudget, p *core.Progress) {
+func runJobs(ctx context.Context, tr *core.Trace, jobs []job, which []int, results []result, keys []int32, limit *entryBudget, p *core.Progress, splitBig bool) {
 	// The largest threads go first: a large one taken last would leave the other cores idle
 	// while it runs alone. Results keep the jobs' own order.
 	order := slices.Clone(which)
@@ -147,7 +154,7 @@ func runJobs(ctx context.Context, tr *core.Trace, jobs []job, which []int, resul
 					}
 					reported += n
 				}
-				results[i] = jobs[i].run(ctx, tr, keys, report, limit)
+				results[i] = jobs[i].run(ctx, tr, keys, report, limit, splitBig)
 				report(jobs[i].work() - reported)
 				if r := &results[i]; !r.over && r.track.Len() > 0 && ctx.Err() == nil {
 					p.NoteTrackBuilt(tr, &r.track)
@@ -242,7 +249,7 @@ type result struct {
 	over     bool // the build's entry budget ran out
 }
 
-func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func(int), limit *entryBudget) result {
+func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func(int), limit *entryBudget, splitBig bool) result {
 	var r result
 	if tr.Kind == core.InputCPUProfile || tr.Kind == core.InputSelfProfile {
 		px := &tr.Profiles[j.profile]
@@ -260,7 +267,7 @@ func (j *job) run(ctx context.Context, tr *core.Trace, keys []int32, report func
 		// goroutines too, so that it does not keep one core busy long after the other threads
 		// are done. Only the first part reports progress (report is not safe for concurrent
 		// use); the job's end reports the rest.
-		walk := splitWalk(&tr.Events, es, p)
+		walk := splitWalk(&tr.Events, es, p, splitBig)
 		parts = make([]calls, len(walk))
 		var wg sync.WaitGroup
 		for i := 1; i < len(walk); i++ {

@@ -72,7 +72,7 @@ func (l *lateBuild) Build(ctx context.Context) ([]core.Track, error) {
 			which = append(which, i)
 		}
 	}
-	runJobs(ctx, l.tr, l.jobs, which, l.results, l.keys, l.limit, nil)
+	runJobs(ctx, l.tr, l.jobs, which, l.results, l.keys, l.limit, nil, false)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

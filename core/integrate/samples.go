@@ -374,14 +374,15 @@ type walkPart struct {
 var splitJob = 1 << 15
 
 // splitWalk cuts a thread's walk into two parts of about equal size, at a top-level task, or
-// returns one part when it has none (or too small a job).
-func splitWalk(ev *core.Events, entries []entry, p *core.ProfileModel) []walkPart {
+// returns one part when it has none (or too small a job). A job as big as those whose memory is
+// mapped ahead (bigJob) is cut only when splitBig is set: with two parts in flight at once, the
+// peak RSS of stats on gen-trace-large went from 0.96-0.97x the JSON to 0.97-1.07x, over issue
+// #18's goal. The window sets it (see BuildContext).
+func splitWalk(ev *core.Events, entries []entry, p *core.ProfileModel, splitBig bool) []walkPart {
 	n := len(p.Samples)
 	whole := []walkPart{{entries: entries, to: n, prevNode: -1, cutAt: math.NaN()}}
-	// NaN times sort last and go before any entry; a walk with any is left whole. So is a job as
-	// big as those whose memory is mapped ahead (bigJob): with two parts in flight at once, the
-	// peak RSS of stats on gen-trace-large went from 0.96-0.97x the JSON to 0.97-1.07x.
-	if len(entries)+n < splitJob || len(entries)+n >= bigJob || n == 0 || math.IsNaN(p.Timestamps[n-1]) {
+	// NaN times sort last and go before any entry; a walk with any is left whole.
+	if len(entries)+n < splitJob || (len(entries)+n >= bigJob && !splitBig) || n == 0 || math.IsNaN(p.Timestamps[n-1]) {
 		return whole
 	}
 	// A part's cost is about its entries, samples and calls, one as much as another. The calls

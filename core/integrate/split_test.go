@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"flamedesk/core"
+	"flamedesk/core/load"
 	"flamedesk/internal/fixtures"
 )
 
@@ -31,7 +32,7 @@ func TestSplitWalkBuildsTheSameTracks(t *testing.T) {
 			if j.profile >= 0 {
 				es := j.entries(cut)
 				sortEntries(&cut.Events, es)
-				parts += len(splitWalk(&cut.Events, es, &cut.Profiles[j.profile])) - 1
+				parts += len(splitWalk(&cut.Events, es, &cut.Profiles[j.profile], false)) - 1
 			}
 		}
 		if parts == 0 {
@@ -90,7 +91,7 @@ func TestSplitWalkCarriesThePreviousSample(t *testing.T) {
 		if outer {
 			want = 1
 		}
-		if parts := splitWalk(&cut.Events, es, &cut.Profiles[0]); len(parts) != want {
+		if parts := splitWalk(&cut.Events, es, &cut.Profiles[0], false); len(parts) != want {
 			t.Fatalf("outer event %v: the walk is cut in %d parts, want %d", outer, len(parts), want)
 		}
 		if !reflect.DeepEqual(whole.Tracks, cut.Tracks) {
@@ -148,7 +149,7 @@ func treeCuts(tr *core.Trace) int {
 		px := newProfileIndex(tr, &tr.Profiles[j.profile], keys)
 		var parts []calls
 		rows := len(es)
-		for _, w := range splitWalk(&tr.Events, es, &tr.Profiles[j.profile]) {
+		for _, w := range splitWalk(&tr.Events, es, &tr.Profiles[j.profile], false) {
 			parts = append(parts, integratePart(context.Background(), tr, w, px.clone(), nil, nil))
 			rows += parts[len(parts)-1].len()
 		}
@@ -204,5 +205,89 @@ func TestSplitTreeMovesRowsLeftOut(t *testing.T) {
 	}
 	if !reflect.DeepEqual(whole.Tracks, cut.Tracks) {
 		t.Errorf("the tracks differ when the tree is cut:\nwhole %+v\ncut   %+v", whole.Tracks, cut.Tracks)
+	}
+}
+
+// A window's build (one that lays its tracks out as they come: Progress.TrackBuilt) cuts the walk
+// of a thread as big as bigJob too, and must build the tracks a whole walk builds.
+func TestWindowCutsBigWalksToTheSameTracks(t *testing.T) {
+	build := func() *core.Trace {
+		b := newBuilder()
+		pb := b.profile(0)
+		a := pb.fn(0, "A")
+		c := pb.fn(a, "C")
+		gc := pb.meta("(garbage collector)")
+		// Tasks of 100 µs every 200 µs, each calling into JS; 100 samples a task and 10 between.
+		for task := range bigJob/100 + 10 {
+			at := float64(task) * 200
+			b.event(0, 'X', "RunTask", at, 100)
+			b.event(0, 'X', "FunctionCall", at+1, 98)
+			for k := range 100 {
+				n := a
+				switch {
+				case k%7 == 3:
+					n = c
+				case k%31 == 5:
+					n = gc
+				}
+				pb.sample(n, at+1+float64(k)*0.97)
+			}
+			for k := range 10 {
+				pb.sample(a, at+105+float64(k)*9)
+			}
+		}
+		pb.done()
+		return b.tr
+	}
+	whole, cut := build(), build()
+	j := traceJobs(cut)[0]
+	es := j.entries(cut)
+	sortEntries(&cut.Events, es)
+	if n := len(es) + len(cut.Profiles[0].Samples); n < bigJob {
+		t.Fatalf("the job has %d entries and samples, below bigJob: the test checks nothing", n)
+	}
+	if parts := len(splitWalk(&cut.Events, es, &cut.Profiles[0], false)); parts != 1 {
+		t.Fatalf("a build that does not lay tracks out cut the big walk in %d parts", parts)
+	}
+	if parts := len(splitWalk(&cut.Events, es, &cut.Profiles[0], true)); parts != 2 {
+		t.Fatalf("a window's build cut the big walk in %d parts, want 2", parts)
+	}
+	Build(whole)
+	laidOut := 0
+	p := &core.Progress{TrackBuilt: func(*core.Trace, *core.Track) { laidOut++ }}
+	if err := BuildContext(context.Background(), cut, p); err != nil {
+		t.Fatal(err)
+	}
+	if laidOut != len(cut.Tracks) || len(cut.Tracks) != len(whole.Tracks) {
+		t.Fatalf("%d tracks handed over, %d built, want %d", laidOut, len(cut.Tracks), len(whole.Tracks))
+	}
+	if !reflect.DeepEqual(whole.Tracks, cut.Tracks) {
+		t.Errorf("the tracks differ when the big walk is cut: %d and %d entries", whole.Tracks[0].Len(), cut.Tracks[0].Len())
+	}
+}
+
+// The same on the corpus's large trace, whose main thread and worker are both above bigJob.
+func TestWindowBuildOfTheLargeTraceIsAWholeBuild(t *testing.T) {
+	path := fixtures.Path(t, "fixtures", "generated", "gen-trace-large.json.gz")
+	whole := loadAndBuild(t, path)
+	cut, err := load.File(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &core.Progress{TrackBuilt: func(*core.Trace, *core.Track) {}}
+	if err := BuildContext(context.Background(), cut, p); err != nil {
+		t.Fatal(err)
+	}
+	big := 0
+	for i := range cut.Tracks {
+		if cut.Tracks[i].Len() >= bigJob {
+			big++
+		}
+	}
+	if big == 0 {
+		t.Fatal("no track as big as bigJob: the test checks nothing")
+	}
+	if !reflect.DeepEqual(whole.Tracks, cut.Tracks) {
+		t.Error("the window's build differs from a whole build")
 	}
 }
