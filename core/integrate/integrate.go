@@ -97,9 +97,9 @@ func BuildContext(ctx context.Context, tr *core.Trace, p *core.Progress) error {
 	// others are built, with a core idle: its walk is cut in two however big it is (splitWalk).
 	// The window's peak RSS comes later anyway, from the late tracks and the cache's write (no
 	// change in it, 3 runs each). Not beside a document already shown, whose frames need that
-	// core (as the load's lanes leave it, core/load/split.go), nor on one core, where the cut
-	// would only add the copy of the profile's index.
-	splitBig := laysOut && !background.Interactive() && background.Workers() > 1
+	// core, nor on one core, where the cut would only add the copy of the profile's index: as the
+	// load's lanes (background.MayTakeEveryCore).
+	splitBig := laysOut && background.MayTakeEveryCore()
 	runJobs(ctx, tr, jobs, now, results, keys, limit, p, splitBig)
 	if err := ctx.Err(); err != nil {
 		return err

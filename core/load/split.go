@@ -41,7 +41,7 @@ var (
 // it.
 var laneCount = func(gzip bool) int {
 	n := background.Workers()
-	if n < 2 || (gzip && n < 3) || background.Interactive() {
+	if !background.MayTakeEveryCore() || (gzip && n < 3) {
 		return 0
 	}
 	return n + 1

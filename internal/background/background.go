@@ -62,6 +62,11 @@ func KeepSpares(keep bool) {
 // what it needs to stay fluid.
 func Interactive() bool { return interactive.Load() }
 
+// MayTakeEveryCore reports whether a load may spread its work over every core: there is more than
+// one, and no shown document's frames need one (Interactive). The load's lanes (core/load) and the
+// cut of a large thread's walk (core/integrate) follow it.
+func MayTakeEveryCore() bool { return Workers() > 1 && !Interactive() }
+
 // Workers is how many goroutines a pool of CPU-bound work should start: GOMAXPROCS, less the Ps
 // that Enable set aside for the window.
 func Workers() int {

@@ -108,6 +108,24 @@ func TestInteractiveFollowsKeepSpares(t *testing.T) {
 	}
 }
 
+// A load may take every core only where there are two or more and no document is shown.
+func TestMayTakeEveryCoreNeedsTwoCoresAndNoDocument(t *testing.T) {
+	was, had, procs := enabled.Load(), workers.Load(), runtime.GOMAXPROCS(0)
+	defer func() { enabled.Store(was); workers.Store(had); interactive.Store(false); runtime.GOMAXPROCS(procs) }()
+	enabled.Store(true)
+	for _, c := range []struct {
+		workers  int32
+		document bool
+		want     bool
+	}{{1, false, false}, {2, false, true}, {2, true, false}, {8, false, true}, {8, true, false}} {
+		workers.Store(c.workers)
+		KeepSpares(c.document)
+		if got := MayTakeEveryCore(); got != c.want {
+			t.Errorf("%d workers, document shown %v: MayTakeEveryCore %v, want %v", c.workers, c.document, got, c.want)
+		}
+	}
+}
+
 // YieldEvery waits for Resume at every 16 K-th step of a loop, and passes the steps between.
 func TestYieldEveryWaitsAtItsSteps(t *testing.T) {
 	stepped := func(i int) chan struct{} {
