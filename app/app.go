@@ -26,7 +26,6 @@ import (
 	"gioui.org/op/paint"
 	"gioui.org/unit"
 	"gioui.org/widget"
-	"gioui.org/widget/material"
 
 	"flamedesk/app/dialog"
 	"flamedesk/app/task"
@@ -661,7 +660,7 @@ func (u *ui) layoutProgress(gtx layout.Context) {
 	w, h := gtx.Dp(420), gtx.Dp(96)
 	r := image.Rect((size.X-w)/2, (size.Y-h)/2, (size.X+w)/2, (size.Y+h)/2)
 	defer op.Offset(r.Min).Push(gtx.Ops).Pop()
-	paint.FillShape(gtx.Ops, u.th.Panel, clip.UniformRRect(image.Rectangle{Max: r.Size()}, gtx.Dp(6)).Op(gtx.Ops))
+	u.th.Box(gtx.Ops, image.Rectangle{Max: r.Size()}, 1)
 	g := gtx
 	g.Constraints = layout.Exact(r.Size())
 	layout.UniformInset(unit.Dp(12)).Layout(g, func(gtx layout.Context) layout.Dimensions {
@@ -670,7 +669,7 @@ func (u *ui) layoutProgress(gtx layout.Context) {
 				return u.th.Label(gtx, u.progressText())
 			}),
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
-				return material.ProgressBar(u.th.Material, float32(u.loadProgress.Overall())).Layout(gtx)
+				return u.th.ProgressBar(gtx, float32(u.loadProgress.Overall()))
 			}),
 			layout.Rigid(func(gtx layout.Context) layout.Dimensions {
 				return layout.E.Layout(gtx, func(gtx layout.Context) layout.Dimensions {

@@ -453,8 +453,7 @@ func (c *chart) layoutTooltip(gtx layout.Context, e env, d *document) {
 		at.Y = max(0, int(c.tooltipAnchor.Y)-dims.Size.Y-6)
 	}
 	defer op.Offset(at).Push(gtx.Ops).Pop()
-	paint.FillShape(gtx.Ops, e.th.Panel, clip.Rect{Max: dims.Size}.Op())
-	paint.FillShape(gtx.Ops, e.th.Border, clip.Stroke{Path: clip.Rect{Max: dims.Size}.Path(), Width: 1}.Op())
+	e.th.Box(gtx.Ops, image.Rectangle{Max: dims.Size}, 1)
 	call.Add(gtx.Ops)
 }
 

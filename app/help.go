@@ -5,8 +5,6 @@ import (
 
 	"gioui.org/layout"
 	"gioui.org/op"
-	"gioui.org/op/clip"
-	"gioui.org/op/paint"
 	"gioui.org/unit"
 	"gioui.org/widget"
 )
@@ -68,8 +66,7 @@ func (h *helpOverlay) layout(gtx layout.Context, e env) {
 	w, ht := min(size.X-gtx.Dp(40), gtx.Dp(900)), min(size.Y-gtx.Dp(40), gtx.Dp(22)*(len(helpRows)+len(wheelRows[false])+2))
 	r := image.Rect((size.X-w)/2, (size.Y-ht)/2, (size.X+w)/2, (size.Y+ht)/2)
 	defer op.Offset(r.Min).Push(gtx.Ops).Pop()
-	paint.FillShape(gtx.Ops, e.th.Panel, clip.Rect{Max: r.Size()}.Op())
-	paint.FillShape(gtx.Ops, e.th.Border, clip.Stroke{Path: clip.Rect{Max: r.Size()}.Path(), Width: 2}.Op())
+	e.th.Box(gtx.Ops, image.Rectangle{Max: r.Size()}, 2)
 	g := gtx
 	g.Constraints = layout.Exact(r.Size())
 	layout.UniformInset(unit.Dp(12)).Layout(g, func(gtx layout.Context) layout.Dimensions {

@@ -6,8 +6,6 @@ import (
 
 	"gioui.org/layout"
 	"gioui.org/op"
-	"gioui.org/op/clip"
-	"gioui.org/op/paint"
 	"gioui.org/unit"
 	"gioui.org/widget"
 )
@@ -89,8 +87,7 @@ func (s *statusBar) layoutWarnings(gtx layout.Context, e env) {
 	h := min(size.Y/2, gtx.Dp(22)*len(lines)+gtx.Dp(16))
 	r := image.Rect(gtx.Dp(10), size.Y-gtx.Dp(28)-h, gtx.Dp(10)+w, size.Y-gtx.Dp(28))
 	defer op.Offset(r.Min).Push(gtx.Ops).Pop()
-	paint.FillShape(gtx.Ops, e.th.Panel, clip.Rect{Max: r.Size()}.Op())
-	paint.FillShape(gtx.Ops, e.th.Border, clip.Stroke{Path: clip.Rect{Max: r.Size()}.Path(), Width: 1}.Op())
+	e.th.Box(gtx.Ops, image.Rectangle{Max: r.Size()}, 1)
 	g := gtx
 	g.Constraints = layout.Exact(r.Size())
 	s.list.Axis = layout.Vertical

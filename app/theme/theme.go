@@ -192,8 +192,48 @@ func (th *Theme) Card(gtx layout.Context, w layout.Widget) layout.Dimensions {
 	g.Constraints.Min = image.Point{}
 	dims := w(g)
 	call := m.Stop()
-	paint.FillShape(gtx.Ops, th.Panel, clip.Rect{Max: dims.Size}.Op())
-	paint.FillShape(gtx.Ops, th.Border, clip.Stroke{Path: clip.Rect{Max: dims.Size}.Path(), Width: 1}.Op())
+	th.Box(gtx.Ops, image.Rectangle{Max: dims.Size}, 1)
 	call.Add(gtx.Ops)
 	return dims
+}
+
+// Box fills r with the panel's colour and borders it with width px of the border's, inside r: the
+// ground of a card, a tooltip or an overlay.
+func (th *Theme) Box(ops *op.Ops, r image.Rectangle, width int) {
+	paint.FillShape(ops, th.Panel, clip.Rect(r).Op())
+	Outline(ops, r, width, th.Border)
+}
+
+// Outline draws a border of width px just inside r in c, as four rectangles. Under a software GL
+// a stroked path (clip.Stroke) is rasterised anew in every frame that shows it, through a pass of
+// its own, where a pixel-aligned rectangle is a scissor; and a 1 px stroke along a rectangle's
+// edge falls half on each side, two half-covered rows of pixels instead of one crisp one.
+func Outline(ops *op.Ops, r image.Rectangle, width int, c color.NRGBA) {
+	if width <= 0 || r.Empty() {
+		return
+	}
+	width = min(width, (r.Dx()+1)/2, (r.Dy()+1)/2)
+	for _, side := range [4]image.Rectangle{
+		{Min: r.Min, Max: image.Pt(r.Max.X, r.Min.Y+width)},
+		{Min: image.Pt(r.Min.X, r.Max.Y-width), Max: r.Max},
+		{Min: image.Pt(r.Min.X, r.Min.Y+width), Max: image.Pt(r.Min.X+width, r.Max.Y-width)},
+		{Min: image.Pt(r.Max.X-width, r.Min.Y+width), Max: image.Pt(r.Max.X, r.Max.Y-width)},
+	} {
+		if !side.Empty() {
+			paint.FillShape(ops, c, clip.Rect(side).Op())
+		}
+	}
+}
+
+// ProgressBar draws a flat bar across the constraints' width, filled to fraction (0 to 1) in the
+// accent colour: square ends, as the rest of the chrome, where material's rounded ones are paths
+// that a software GL rasterises in every frame of a load.
+func (th *Theme) ProgressBar(gtx layout.Context, fraction float32) layout.Dimensions {
+	size := image.Pt(gtx.Constraints.Max.X, gtx.Dp(4))
+	paint.FillShape(gtx.Ops, th.Control, clip.Rect{Max: size}.Op())
+	fraction = min(max(fraction, 0), 1)
+	if fill := int(float32(size.X)*fraction + 0.5); fill > 0 {
+		paint.FillShape(gtx.Ops, th.Accent, clip.Rect{Max: image.Pt(fill, size.Y)}.Op())
+	}
+	return layout.Dimensions{Size: size}
 }
