@@ -7,13 +7,13 @@ import (
 	"slices"
 	"testing"
 
-	"gioui.org/gpu/headless"
 	"gioui.org/layout"
 	"gioui.org/op"
 	"gioui.org/op/paint"
 	"gioui.org/unit"
 
 	"flamedesk/app/theme"
+	"flamedesk/internal/gioshot"
 )
 
 // TestOverviewCompositeMatchesTheGPU draws the overview strip both ways, as Gio ops on Gio's
@@ -21,11 +21,7 @@ import (
 // show what the ops showed, to within the GPU's rounding.
 func TestOverviewCompositeMatchesTheGPU(t *testing.T) {
 	const w, h = 1300, 56
-	win, err := headless.NewWindow(w, h)
-	if err != nil {
-		t.Skipf("no GPU context for Gio's headless window: %v", err)
-	}
-	defer win.Release()
+	win := gioshot.Window(t, w, h)
 	th := theme.New(false)
 	rng := rand.New(rand.NewPCG(1, 2))
 	src := image.NewNRGBA(image.Rect(0, 0, overviewBuckets, 5))

@@ -5,23 +5,19 @@ import (
 	"image/color"
 	"testing"
 
-	"gioui.org/gpu/headless"
 	"gioui.org/layout"
 	"gioui.org/op"
 	"gioui.org/op/paint"
 	"gioui.org/unit"
 
 	"flamedesk/app/theme"
+	"flamedesk/internal/gioshot"
 )
 
 // The search field shows its hint only while it is empty, and is bordered by one crisp pixel of
 // the border's colour all round.
 func TestSearchFieldHintAndBorder(t *testing.T) {
-	win, err := headless.NewWindow(200, 40)
-	if err != nil {
-		t.Skipf("no GPU context for Gio's headless window: %v", err)
-	}
-	defer win.Release()
+	win := gioshot.Window(t, 200, 40)
 	th := theme.New(false)
 	var s searchBox
 	s.init()
@@ -32,14 +28,7 @@ func TestSearchFieldHintAndBorder(t *testing.T) {
 		paint.Fill(&ops, th.Panel)
 		dims := s.layoutField(gtx, env{th: th, emit: func(action) {}})
 		th.EndFrame()
-		if err := win.Frame(&ops); err != nil {
-			t.Fatal(err)
-		}
-		img := image.NewRGBA(image.Rect(0, 0, 200, 40))
-		if err := win.Screenshot(img); err != nil {
-			t.Fatal(err)
-		}
-		return img, dims
+		return gioshot.Shot(t, win, &ops), dims
 	}
 	// How many pixels inside the border are far from the panel's colour: the hint's or the text's.
 	inked := func(img *image.RGBA, size image.Point) int {
@@ -79,7 +68,4 @@ func TestSearchFieldHintAndBorder(t *testing.T) {
 }
 
 // far says whether a pixel differs from c by more than rounding.
-func far(a color.RGBA, c color.NRGBA) bool {
-	d := func(x, y uint8) bool { return max(x, y)-min(x, y) > 2 }
-	return d(a.R, c.R) || d(a.G, c.G) || d(a.B, c.B)
-}
+func far(a color.RGBA, c color.NRGBA) bool { return !gioshot.Near(a, c, 2) }

@@ -9,6 +9,7 @@ import (
 	"gioui.org/op/clip"
 	"gioui.org/op/paint"
 
+	"flamedesk/internal/gioshot"
 	"flamedesk/timeline"
 )
 
@@ -80,7 +81,7 @@ func TestContentPlanKeepsEveryPixel(t *testing.T) {
 func TestGioFrameShowsTheComposite(t *testing.T) {
 	const w, h = 1000, 600
 	_, l, want := parseTaskFrame(t, w, h)
-	win := headlessWindow(t, w, h)
+	win := gioshot.Window(t, w, h)
 	other := l.Background
 	other.R ^= 0x80
 	for _, clear := range []bool{true, false} {

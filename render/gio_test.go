@@ -16,20 +16,9 @@ import (
 	"gioui.org/op"
 	"gioui.org/op/paint"
 
+	"flamedesk/internal/gioshot"
 	"flamedesk/timeline"
 )
-
-// headlessWindow opens an offscreen GPU window, or skips the test when the machine has no GPU
-// context at all (no EGL display, no Vulkan driver).
-func headlessWindow(tb testing.TB, w, h int) *headless.Window {
-	tb.Helper()
-	win, err := headless.NewWindow(w, h)
-	if err != nil {
-		tb.Skipf("no GPU context for Gio's headless window: %v", err)
-	}
-	tb.Cleanup(win.Release)
-	return win
-}
 
 // parseTaskFrame builds the draw list of smallModel's long parse task (many labels) in a w×h
 // frame, and paints it with the image painter.
@@ -63,7 +52,7 @@ func TestGioPainterDrawsWhatTheImagePainterDraws(t *testing.T) {
 	const w, h = 1000, 600
 	b, l, want := parseTaskFrame(t, w, h)
 
-	win := headlessWindow(t, w, h)
+	win := gioshot.Window(t, w, h)
 	for _, mode := range []GioPainter{{Mode: GioRects}, {Mode: GioPaths}, {Mode: GioImage}, {Mode: GioRects, VectorText: true}} {
 		p := mode
 		name := fmt.Sprintf("mode %d, vector text %v", mode.Mode, mode.VectorText)
@@ -134,7 +123,7 @@ func BenchmarkGioPainter(b *testing.B) {
 		b.Run(file, func(b *testing.B) {
 			m := loadModel(b, "fixtures", "generated", file)
 			const w, h = 1600, 1000
-			win := headlessWindow(b, w, h)
+			win := gioshot.Window(b, w, h)
 			vp := timeline.NewViewport(m.Bounds())
 			views, scrolls := randomViews(m, vp, 20)
 			views[0], scrolls[0] = timeline.View{Start: 0, Span: vp.Total()}, 0
@@ -200,7 +189,7 @@ func inHatch(hatches []Rect, x, y int) bool {
 // WarmTextures must draw every kind of texture the chart draws and leave no trace on screen.
 func TestWarmTexturesCoverEveryKindInvisibly(t *testing.T) {
 	const w, h = 64, 48
-	win := headlessWindow(t, w, h)
+	win := gioshot.Window(t, w, h)
 	bg := color.NRGBA{R: 0x3a, G: 0x7f, B: 0xc4, A: 0xff}
 	var ops op.Ops
 	paint.Fill(&ops, bg)

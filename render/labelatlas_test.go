@@ -10,6 +10,8 @@ import (
 
 	"gioui.org/op"
 	"gioui.org/op/paint"
+
+	"flamedesk/internal/gioshot"
 )
 
 // TestLabelAtlasDrawsEachLabelAsItsOwnImage draws enough labels through DrawText to fill more
@@ -18,7 +20,7 @@ import (
 // its own, as the painter drew them before the atlas.
 func TestLabelAtlasDrawsEachLabelAsItsOwnImage(t *testing.T) {
 	const w, h = 1600, 1000
-	win := headlessWindow(t, w, h)
+	win := gioshot.Window(t, w, h)
 	bg := color.NRGBA{R: 250, G: 248, B: 240, A: 255}
 	f := Font{Size: 12}
 	colors := []color.NRGBA{{R: 32, G: 33, B: 36, A: 255}, {R: 176, G: 96, A: 255}, {R: 26, G: 115, B: 232, A: 200}}

@@ -5,36 +5,21 @@ import (
 	"image/color"
 	"testing"
 
-	"gioui.org/gpu/headless"
 	"gioui.org/layout"
 	"gioui.org/op"
 	"gioui.org/op/paint"
 	"gioui.org/unit"
+
+	"flamedesk/internal/gioshot"
 )
 
 // shot renders what draw draws in a w×h headless window and reads it back.
 func shot(t *testing.T, w, h int, draw func(gtx layout.Context)) *image.RGBA {
 	t.Helper()
-	win, err := headless.NewWindow(w, h)
-	if err != nil {
-		t.Skipf("no GPU context for Gio's headless window: %v", err)
-	}
-	defer win.Release()
+	win := gioshot.Window(t, w, h)
 	var ops op.Ops
 	draw(layout.Context{Ops: &ops, Constraints: layout.Exact(image.Pt(w, h)), Metric: unit.Metric{PxPerDp: 1, PxPerSp: 1}})
-	if err := win.Frame(&ops); err != nil {
-		t.Fatal(err)
-	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	if err := win.Screenshot(img); err != nil {
-		t.Fatal(err)
-	}
-	return img
-}
-
-func near(a color.RGBA, b color.NRGBA) bool {
-	d := func(x, y uint8) bool { return max(x, y)-min(x, y) <= 2 }
-	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+	return gioshot.Shot(t, win, &ops)
 }
 
 // A box's border lies inside its rectangle, width px of the border colour on each side, crisp, and
@@ -58,7 +43,7 @@ func TestBoxBordersInsideItsRectangle(t *testing.T) {
 				case p.In(r):
 					want = th.Border
 				}
-				if got := img.RGBAAt(x, y); !near(got, want) {
+				if got := img.RGBAAt(x, y); !gioshot.Near(got, want, 2) {
 					t.Fatalf("width %d: pixel (%d, %d) is %v, want %v", width, x, y, got, want)
 				}
 			}
@@ -81,7 +66,7 @@ func TestProgressBarFillsItsFraction(t *testing.T) {
 			if x < filled {
 				want = th.Accent
 			}
-			if got := img.RGBAAt(x, 2); !near(got, want) {
+			if got := img.RGBAAt(x, 2); !gioshot.Near(got, want, 2) {
 				t.Fatalf("fraction %v: pixel %d is %v, want %v", f, x, got, want)
 			}
 		}
