@@ -115,7 +115,8 @@ func (s *searchBox) layoutField(gtx layout.Context, e env) layout.Dimensions {
 				}),
 				layout.Stacked(func(gtx layout.Context) layout.Dimensions {
 					ed := material.Editor(e.th.Material, &s.editor, "")
-					ed.TextSize = unit.Sp(12)
+					// The hint's size, so that typing does not change the text's size.
+					ed.TextSize = theme.TextSize
 					ed.Color = e.th.Colors.Text
 					return ed.Layout(gtx)
 				}),

@@ -95,8 +95,11 @@ func (th *Theme) SetDark(dark bool) {
 // EndFrame lets the label cache drop what the frame did not draw.
 func (th *Theme) EndFrame() { th.painter.EndFrame() }
 
+// TextSize is the size of the chrome's text, labels and the search field's editor alike.
+const TextSize = unit.Sp(12.5)
+
 // font is the chrome's font at the window's scale.
-func font(gtx layout.Context) render.Font { return render.Font{Size: float32(gtx.Sp(12.5))} }
+func font(gtx layout.Context) render.Font { return render.Font{Size: float32(gtx.Sp(TextSize))} }
 
 func (th *Theme) measurer() *render.TextMeasurer {
 	if th.measure == nil {
