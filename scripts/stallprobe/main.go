@@ -1,6 +1,6 @@
 // Command stallprobe measures how late the machine wakes a sleeping process, to run beside a
 // benchmark: it sleeps 2 ms at a time and, for each wake-up more than 5 ms late, appends
-// "stall UNIX_MS LATE_MS" to OUT, until it is killed. A frame that took long while the probe,
+// "stall UNIX_MS LATE_MS" to OUT, until it is killed or the process that started it ends. A frame that took long while the probe,
 // which does no work, was held up as long was slowed by the machine, not by the window: on this
 // project's VM the whole guest stalls for 10-30 ms at a time while its kernel hands freed memory
 // back to the host (free page reporting, after a process or the page cache let go of GBs).
@@ -30,7 +30,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "stallprobe:", err)
 		os.Exit(1)
 	}
-	for {
+	// A benchmark killed outright cannot kill its probe: the probe then outlives it by one nap.
+	parent := os.Getppid()
+	for os.Getppid() == parent {
 		slept := time.Now()
 		time.Sleep(nap)
 		if late := time.Since(slept) - nap; late > report {
